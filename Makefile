@@ -1,0 +1,51 @@
+# xattrns: user.* on special files and trusted.* in user namespaces, as a
+# kernel patch series with kselftests booted in QEMU. `make help` lists
+# the targets; the scripts in scripts/ do the work.
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: help check run shell kernel initramfs export clean distclean
+
+help:
+	@echo "make check      build both kernels (stock, patched), boot each in QEMU and run"
+	@echo "                the kselftests; last line: N passed, N failed, N skipped"
+	@echo "make run        the main job (for now: the suite on the patched kernel)"
+	@echo "make shell      boot the patched kernel to a busybox shell (KERNEL=stock for stock)"
+	@echo "make kernel     prepare the trees and build both kernels"
+	@echo "make initramfs  build the kselftests and the guest initramfs"
+	@echo "make export     write the kernel tree's commits into patches/"
+	@echo "make clean      remove build output (keeps the trees and ccache)"
+	@echo "make distclean  remove the whole cache directory (trees included)"
+	@echo "Variables: XATTRNS_CACHE (default ~/.cache/xattrns), XATTRNS_ACCEL=tcg|kvm,"
+	@echo "           XATTRNS_TIMEOUT (guest seconds), JOBS (build jobs)"
+
+check:
+	@$(S)/check.sh stock patched
+
+run:
+	@$(S)/check.sh patched
+
+KERNEL ?= patched
+shell: initramfs
+	@$(S)/boot.sh $(KERNEL) shell
+
+kernel:
+	@$(S)/prepare-tree.sh
+	@$(S)/build-kernel.sh stock
+	@$(S)/build-kernel.sh patched
+
+initramfs: kernel
+	@$(S)/mkinitramfs.sh
+
+export:
+	@$(S)/export-patches.sh
+
+clean:
+	@. $(S)/lib.sh; rm -rf "$$OUT" "$$XATTRNS_KTREE/_build" "$$STOCK_TREE/_build"; \
+		echo "removed build output under $$XATTRNS_CACHE"
+
+distclean:
+	@. $(S)/lib.sh; \
+	if [ -d "$$XATTRNS_KTREE/.git" ] && [ -n "$$(git -C "$$XATTRNS_KTREE" status --porcelain --untracked-files=no)" ]; then \
+		echo "ERROR: $$XATTRNS_KTREE has uncommitted edits; commit and make export first" >&2; exit 1; fi; \
+	rm -rf "$$XATTRNS_CACHE"; echo "removed $$XATTRNS_CACHE"

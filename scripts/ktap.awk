@@ -1,0 +1,103 @@
+#!/usr/bin/awk -f
+# ktap.awk: read a guest console log holding the KTAP output of
+# run_kselftest.sh and print one summary line:
+#     NAME: N passed, N failed, N skipped
+# Leaf results count: the subtests a program reports, or the program's own
+# result when it reports none. Exit status 0 only when every result is ok
+# or skipped, the plans are complete, the guest reached its end marker and
+# the kernel logged no warning, BUG, oops, lockdep or sanitizer report.
+#   awk -v name=patched -f ktap.awk console.log
+function problem(msg) { problems[++nproblems] = msg }
+function finish_program(   n) {
+	if (!inprog)
+		return
+	if (subplan >= 0 && subseen != subplan)
+		problem(sprintf("%s: planned %d subtests, saw %d", progname, subplan, subseen))
+	inprog = 0
+}
+function directive(line) {
+	if (line ~ /#[ \t]*[Ss][Kk][Ii][Pp]/) return "skip"
+	if (line ~ /#[ \t]*XFAIL/) return "xfail"
+	return ""
+}
+BEGIN { if (name == "") name = "kselftest"; top_plan = -1; subplan = -1 }
+{
+	sub(/\r$/, "")
+	line = $0
+}
+/XATTRNS-TIMEOUT/ { problem("guest timed out"); next }
+/XATTRNS-END rc=/ { ended = 1; next }
+/XATTRNS-DMESG-BEGIN/ { indmesg = 1; next }
+/XATTRNS-DMESG-END/ { indmesg = 0; next }
+# Kernel trouble, on the console or in the dmesg dump: fail the run.
+/(WARNING: |BUG: |BUG kmalloc|Oops|general protection fault|Kernel panic|kernel BUG at|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|KASAN: |UBSAN: |KFENCE: |kmemleak: .*new suspected|INFO: task .* blocked|Call Trace:|RIP: )/ {
+	if (!(line in splat_seen)) {
+		splat_seen[line] = 1
+		splats[++nsplats] = line
+	}
+	next
+}
+indmesg { next }
+# top level: the runner's own plan and one result per program
+/^1\.\.[0-9]+/ && !toplevel_planned {
+	toplevel_planned = 1
+	top_plan = substr(line, 4) + 0
+	next
+}
+/^(not )?ok [0-9]+ / {
+	top_seen++
+	notok = (line ~ /^not ok/)
+	d = directive(line)
+	progname = line
+	sub(/^(not )?ok [0-9]+ /, "", progname)
+	if (subseen == 0) {
+		# a program without subtests counts as one result
+		if (d == "skip") skipped++
+		else if (notok) { failed++; failures[++nfail] = progname }
+		else passed++
+	} else if (notok && d != "skip" && subfailed == 0) {
+		# all subtests passed, yet the program failed (crash, leak...)
+		failed++
+		failures[++nfail] = progname " (program failed after its subtests)"
+	}
+	finish_program()
+	subseen = 0; subfailed = 0; subplan = -1
+	next
+}
+# nested: a program's own KTAP, prefixed with "# " by the runner
+/^# 1\.\.[0-9]+/ { subplan = substr(line, 6) + 0; inprog = 1; next }
+/^# (not )?ok [0-9]+ / {
+	inprog = 1
+	subseen++
+	d = directive(line)
+	tname = line
+	sub(/^# (not )?ok [0-9]+ /, "", tname)
+	if (line ~ /^# not ok/ && d != "skip") {
+		failed++
+		subfailed++
+		failures[++nfail] = tname
+	} else if (d == "skip") {
+		skipped++
+	} else {
+		passed++
+	}
+	next
+}
+END {
+	if (top_plan < 0)
+		problem("no KTAP plan: the tests did not start")
+	else if (top_seen != top_plan)
+		problem(sprintf("planned %d test programs, saw %d", top_plan, top_seen))
+	if (!ended)
+		problem("the guest did not reach its end marker (crash or timeout)")
+	for (i = 1; i <= nfail; i++)
+		printf("%s: FAILED %s\n", name, failures[i])
+	for (i = 1; i <= nsplats && i <= 20; i++)
+		printf("%s: KERNEL: %s\n", name, splats[i])
+	if (nsplats)
+		problem(sprintf("%d kernel warning/BUG line(s) in the console log", nsplats))
+	for (i = 1; i <= nproblems; i++)
+		printf("%s: ERROR: %s\n", name, problems[i])
+	printf("%s: %d passed, %d failed, %d skipped\n", name, passed, failed, skipped)
+	exit (failed || nproblems) ? 1 : 0
+}

@@ -1,0 +1,68 @@
+#!/bin/bash
+# mkinitramfs.sh: build the kselftests (statically, from the patched tree)
+# and pack the guest: busybox, initramfs/init, the tools of
+# initramfs/tools.list with their libraries, and the kselftest install.
+# One initramfs serves both kernels: everything in it is userspace.
+. "$(dirname "$0")/lib.sh"
+
+tree=$XATTRNS_KTREE
+[ -d "$tree/_build" ] || die "build the patched kernel first (scripts/build-kernel.sh patched)"
+need /bin/busybox:busybox-static setfattr:attr unshare:util-linux \
+	strace:strace cpio:cpio gzip:gzip rsync:rsync
+ldd /bin/busybox >/dev/null 2>&1 && die "/bin/busybox is dynamic: install busybox-static"
+
+start=$(now)
+mkdir -p "$OUT"
+# The selftests live in this repository; the kernel's kselftest build and
+# install machinery (lib.mk, run_kselftest.sh) comes from the tree.
+rsync -a --delete --exclude '*_test' "$REPO/selftests/filesystems/xattr/" \
+	"$tree/tools/testing/selftests/filesystems/xattr/"
+make -C "$tree" O=_build -s headers >/dev/null
+ksdir=$OUT/kselftest
+rm -rf "$ksdir"
+log "building kselftests (filesystems/xattr, static)"
+if ! make -C "$tree/tools/testing/selftests" TARGETS=filesystems/xattr \
+	KHDR_INCLUDES="-isystem $tree/_build/usr/include" LDFLAGS=-static \
+	INSTALL_PATH="$ksdir" install >"$OUT/kselftest-build.log" 2>&1; then
+	grep -E 'error|warning' "$OUT/kselftest-build.log" | head -n 30 >&2 || true
+	die "kselftest build failed (log: $OUT/kselftest-build.log)"
+fi
+if grep -q 'warning:' "$OUT/kselftest-build.log"; then
+	grep 'warning:' "$OUT/kselftest-build.log" | head -n 10 >&2
+	die "kselftests build with warnings (log: $OUT/kselftest-build.log)"
+fi
+
+root=$OUT/initramfs.d
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,mnt,root}
+cp /bin/busybox "$root/bin/busybox"
+for applet in $(/bin/busybox --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+install -m 0755 "$REPO/initramfs/init" "$root/init"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+echo 'root:x:0:' >"$root/etc/group"
+echo 'export PS1="xattrns:\w# " PATH=/usr/sbin:/usr/bin:/sbin:/bin' >"$root/etc/profile"
+
+# Dynamic tools, each with the libraries ldd names (and the loader).
+copy_with_libs() {
+	local bin=$1 lib
+	mkdir -p "$root$(dirname "$bin")"
+	cp -L "$bin" "$root$bin"
+	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+while IFS=: read -r bin pkg; do
+	case $bin in '' | '#'*) continue ;; esac
+	need "$bin:$pkg"
+	copy_with_libs "$bin"
+done <"$REPO/initramfs/tools.list"
+
+cp -a "$ksdir" "$root/kselftest"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$OUT/initramfs.cpio.gz.new"
+mv "$OUT/initramfs.cpio.gz.new" "$OUT/initramfs.cpio.gz"
+log "initramfs: $OUT/initramfs.cpio.gz ($(du -h "$OUT/initramfs.cpio.gz" | cut -f1))"
+phase_end "initramfs" "$start"
