@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * user.* extended attributes on symlinks and special files.
+ *
+ * Stock kernels refuse user.* on anything but regular files and
+ * directories: EPERM to set or remove, ENODATA to get, for everybody,
+ * root included. With the sysctl fs.xattr_user_special at 1, the owner of
+ * a symlink, device, FIFO or socket (as seen through the mount's
+ * idmapping) and a task with CAP_FOWNER over it may use them; everybody
+ * else keeps the stock errors, and listxattr() agrees with getxattr().
+ *
+ * Each "cell" test runs one caller against one file type with the switch
+ * at 0 or 1, through both ways a file server reaches such a file: the l*
+ * path calls and an O_PATH descriptor reopened through /proc/self/fd. The
+ * table in design/user-xattr-special.md names these tests. The switch-0
+ * tests also pass on a stock kernel; the switch-1 tests SKIP there.
+ */
+#include "xattr_util.h"
+#include "../../kselftest_harness.h"
+
+#define SWITCH "/proc/sys/fs/xattr_user_special"
+#define IDMAPPED "/tmp/xattr_test_idmapped"
+/* the host uid that reaches the owner's files through the idmapped mount */
+#define XT_IDMAPPED_OWNER 3000
+
+enum caller {
+	OWNER,		/* uid 1000, owns the file */
+	WRITER,		/* uid 2000, may write the file (mode 0666) */
+	NOWRITE,	/* uid 2000, may not write the file (mode 0600) */
+	FOWNER,		/* uid 2000 with CAP_FOWNER, nothing else */
+	NS_MAPPED,	/* root of a namespace (root = 2000) mapping the owner */
+	NS_UNMAPPED,	/* root of a namespace (root = 2000) not mapping it */
+	IDMAPPED_OWNER,	/* uid 3000, the owner through an idmapped mount */
+};
+
+static const char * const caller_names[] = {
+	"owner", "writer", "nowrite", "fowner", "ns_mapped", "ns_unmapped",
+	"idmapped_owner",
+};
+
+FIXTURE(user_special) {
+	char dir[256];
+	int had_switch;
+};
+
+FIXTURE_VARIANT(user_special) {
+	struct xt_fs fs;
+};
+
+FIXTURE_VARIANT_ADD(user_special, tmpfs) {
+	.fs = { "tmpfs", NULL },
+};
+FIXTURE_VARIANT_ADD(user_special, ext4) {
+	.fs = { "ext4", "XATTR_TEST_DEV_EXT4" },
+};
+FIXTURE_VARIANT_ADD(user_special, xfs) {
+	.fs = { "xfs", "XATTR_TEST_DEV_XFS" },
+};
+FIXTURE_VARIANT_ADD(user_special, btrfs) {
+	.fs = { "btrfs", "XATTR_TEST_DEV_BTRFS" },
+};
+
+FIXTURE_SETUP(user_special)
+{
+	int ret;
+
+	self->had_switch = xt_sysctl_get(SWITCH) >= 0;
+	ret = xt_setup_fs(&variant->fs, self->dir, sizeof(self->dir));
+	if (ret == -ENOENT)
+		SKIP(return, "no %s device: %s is not set", variant->fs.fstype,
+		     variant->fs.dev_env);
+	if (ret == -ENODEV)
+		SKIP(return, "kernel without %s", variant->fs.fstype);
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, xt_mknodes(self->dir, XT_OWNER, XT_OWNER));
+	/* every test starts from the default */
+	if (self->had_switch)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+}
+
+/* The switch is global: put it back to its default whatever happened. */
+FIXTURE_TEARDOWN_PARENT(user_special)
+{
+	if (self->had_switch)
+		xt_sysctl_set(SWITCH, 0);
+}
+
+static bool caller_allowed(enum caller c)
+{
+	return c == OWNER || c == FOWNER || c == NS_MAPPED || c == IDMAPPED_OWNER;
+}
+
+/* Take on the caller's identity (in a child of the test). */
+static int become_caller(enum caller c)
+{
+	int userns;
+
+	switch (c) {
+	case OWNER:
+		return xt_become(XT_OWNER, XT_OWNER);
+	case WRITER:
+	case NOWRITE:
+		return xt_become(XT_OTHER, XT_OTHER);
+	case FOWNER:
+		return xt_become_with_cap(XT_OTHER, XT_OTHER, CAP_FOWNER);
+	case NS_MAPPED:
+		userns = xt_userns_fd_map("0 2000 1\n1000 1000 1\n");
+		return userns < 0 ? userns : xt_enter_userns(userns, 0, 0);
+	case NS_UNMAPPED:
+		userns = xt_userns_fd(0, XT_OTHER, 1);
+		return userns < 0 ? userns : xt_enter_userns(userns, 0, 0);
+	case IDMAPPED_OWNER:
+		return xt_become(XT_IDMAPPED_OWNER, XT_IDMAPPED_OWNER);
+	}
+	return -EINVAL;
+}
+
+/*
+ * The xattr calls, either through the path (l* calls, which do not follow
+ * a symlink) or, as virtiofsd does, through fchdir() to /proc/self/fd and
+ * the descriptor's number as the path of an O_PATH descriptor.
+ */
+struct target {
+	const char *path;	/* the file, for the l* calls */
+	bool via_fd;
+	char fdname[16];	/* "N": the O_PATH fd in /proc/self/fd */
+};
+
+static int t_set(struct target *t, const char *name, const char *v, int flags)
+{
+	if (t->via_fd)
+		return setxattr(t->fdname, name, v, strlen(v), flags);
+	return lsetxattr(t->path, name, v, strlen(v), flags);
+}
+
+static ssize_t t_get(struct target *t, const char *name, char *buf, size_t size)
+{
+	if (t->via_fd)
+		return getxattr(t->fdname, name, buf, size);
+	return lgetxattr(t->path, name, buf, size);
+}
+
+static ssize_t t_list(struct target *t, char *buf, size_t size)
+{
+	if (t->via_fd)
+		return listxattr(t->fdname, buf, size);
+	return llistxattr(t->path, buf, size);
+}
+
+static int t_remove(struct target *t, const char *name)
+{
+	if (t->via_fd)
+		return removexattr(t->fdname, name);
+	return lremovexattr(t->path, name);
+}
+
+/* Everything an allowed caller may do, with the exact results. */
+static void allowed_ops(struct target *t, bool seeded)
+{
+	char buf[256];
+	ssize_t len;
+
+	XT_CHECK(t_set(t, "user.test", "v1", XATTR_CREATE) == 0);
+	XT_CHECK_ERR(t_set(t, "user.test", "v1", XATTR_CREATE), EEXIST);
+	XT_CHECK(t_set(t, "user.test", "v2", XATTR_REPLACE) == 0);
+	XT_CHECK(t_set(t, "user.test", "v3", 0) == 0);
+	XT_CHECK(t_get(t, "user.test", NULL, 0) == 2);
+	XT_CHECK(t_get(t, "user.test", buf, sizeof(buf)) == 2);
+	XT_CHECK(!memcmp(buf, "v3", 2));
+	len = t_list(t, buf, sizeof(buf));
+	XT_CHECK(len > 0);
+	XT_CHECK(t_list(t, NULL, 0) == len);
+	XT_CHECK(xt_list_has(buf, len, "user.test"));
+	XT_CHECK(xt_list_has(buf, len, "user.seed") == seeded);
+	if (seeded) {
+		XT_CHECK(t_get(t, "user.seed", buf, sizeof(buf)) == 4);
+		XT_CHECK(!memcmp(buf, "seed", 4));
+	}
+	XT_CHECK(t_remove(t, "user.test") == 0);
+	XT_CHECK_ERR(t_get(t, "user.test", buf, sizeof(buf)), ENODATA);
+	XT_CHECK_ERR(t_remove(t, "user.test"), ENODATA);
+	XT_CHECK_ERR(t_set(t, "user.test", "v4", XATTR_REPLACE), ENODATA);
+	len = t_list(t, buf, sizeof(buf));
+	XT_CHECK(len >= 0 && !xt_list_has(buf, len, "user.test"));
+}
+
+/* Everything a refused caller tries, with the stock errors. */
+static void refused_ops(struct target *t)
+{
+	char buf[256];
+	ssize_t len;
+
+	XT_CHECK_ERR(t_set(t, "user.test", "v", 0), EPERM);
+	XT_CHECK_ERR(t_set(t, "user.test", "v", XATTR_CREATE), EPERM);
+	XT_CHECK_ERR(t_set(t, "user.seed", "v", XATTR_REPLACE), EPERM);
+	XT_CHECK_ERR(t_get(t, "user.seed", buf, sizeof(buf)), ENODATA);
+	XT_CHECK_ERR(t_get(t, "user.seed", NULL, 0), ENODATA);
+	XT_CHECK_ERR(t_get(t, "user.test", buf, sizeof(buf)), ENODATA);
+	XT_CHECK_ERR(t_remove(t, "user.seed"), EPERM);
+	len = t_list(t, buf, sizeof(buf));
+	XT_CHECK(len >= 0);
+	XT_CHECK(!xt_list_has_prefix(buf, len, "user."));
+	/* the size probe agrees with the filtered list */
+	XT_CHECK(t_list(t, NULL, 0) == len);
+}
+
+static void run_ops(const char *path, bool allowed, bool seeded)
+{
+	struct target t = { .path = path };
+	int fd, procfd;
+
+	if (allowed)
+		allowed_ops(&t, seeded);
+	else
+		refused_ops(&t);
+
+	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	XT_CHECK(fd >= 0);
+	procfd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	XT_CHECK(procfd >= 0);
+	XT_CHECK(fchdir(procfd) == 0);
+	t.via_fd = true;
+	snprintf(t.fdname, sizeof(t.fdname), "%d", fd);
+	if (allowed)
+		allowed_ops(&t, seeded);
+	else
+		refused_ops(&t);
+	close(fd);
+	close(procfd);
+}
+
+/*
+ * One cell of the table: caller c on the node of type xt_nodes[node] with
+ * the switch at sw. Root seeds a user.seed entry first (with the switch on),
+ * so that refused callers have something they must not see or change.
+ */
+static void run_cell(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(user_special) *self, enum caller c,
+		     size_t node, int sw)
+{
+	char path[PATH_MAX], buf[16];
+	bool allowed = sw && caller_allowed(c);
+	bool seeded = false;
+	pid_t pid;
+
+	if (!self->had_switch && sw)
+		SKIP(return, "kernel without fs.xattr_user_special");
+	snprintf(path, sizeof(path), "%s/%s", self->dir, xt_nodes[node].name);
+	TH_LOG("%s on %s, switch %d: %s", caller_names[c], xt_nodes[node].name,
+	       sw, allowed ? "allowed" : "refused");
+
+	if (self->had_switch) {
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+		ASSERT_EQ(0, lsetxattr(path, "user.seed", "seed", 4, XATTR_CREATE));
+		seeded = true;
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, sw));
+	}
+	if (c == NOWRITE && xt_nodes[node].type != S_IFLNK)
+		ASSERT_EQ(0, chmod(path, 0600));
+	if (c == IDMAPPED_OWNER) {
+		/* the filesystem's 1000 is 3000 on this mount */
+		int userns = xt_userns_fd(XT_OWNER, XT_IDMAPPED_OWNER, 1);
+
+		ASSERT_LE(0, userns);
+		ASSERT_EQ(0, mkdir(IDMAPPED, 0755) && errno != EEXIST ? -1 : 0);
+		ASSERT_EQ(0, xt_idmapped_mount(XT_MNT, IDMAPPED, userns));
+		close(userns);
+		snprintf(path, sizeof(path), "%s/%s/%s", IDMAPPED,
+			 self->dir + strlen(XT_MNT) + 1, xt_nodes[node].name);
+	}
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		XT_CHECK(become_caller(c) == 0);
+		run_ops(path, allowed, seeded && sw);
+		_exit(0);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+
+	/* whatever the caller did, root's entry is intact */
+	if (seeded) {
+		snprintf(path, sizeof(path), "%s/%s", self->dir, xt_nodes[node].name);
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+		ASSERT_EQ(4, lgetxattr(path, "user.seed", buf, sizeof(buf)));
+		ASSERT_EQ(0, memcmp(buf, "seed", 4));
+		errno = 0;
+		ASSERT_EQ(-1, lgetxattr(path, "user.test", buf, sizeof(buf)));
+		ASSERT_EQ(ENODATA, errno);
+	}
+}
+
+/* The node indexes in xt_nodes[] */
+#define NODE_symlink	2
+#define NODE_chr	3
+#define NODE_blk	4
+#define NODE_fifo	5
+#define NODE_sock	6
+
+#define CELL(caller, node, sw)						\
+TEST_F(user_special, caller##_##node##_sw##sw)				\
+{									\
+	run_cell(_metadata, self, caller, NODE_##node, sw);		\
+}
+
+#define CELLS(caller, sw)						\
+	CELL(caller, symlink, sw)					\
+	CELL(caller, chr, sw)						\
+	CELL(caller, blk, sw)						\
+	CELL(caller, fifo, sw)						\
+	CELL(caller, sock, sw)
+
+CELLS(OWNER, 0)
+CELLS(OWNER, 1)
+CELLS(WRITER, 0)
+CELLS(WRITER, 1)
+CELLS(NOWRITE, 0)
+CELLS(NOWRITE, 1)
+CELLS(FOWNER, 0)
+CELLS(FOWNER, 1)
+CELLS(NS_MAPPED, 0)
+CELLS(NS_MAPPED, 1)
+CELLS(NS_UNMAPPED, 0)
+CELLS(NS_UNMAPPED, 1)
+CELLS(IDMAPPED_OWNER, 0)
+CELLS(IDMAPPED_OWNER, 1)
+
+/* Root gets no exception on stock, nor with the switch at 0. */
+TEST_F(user_special, root_refused_sw0)
+{
+	char path[PATH_MAX];
+	size_t i;
+	pid_t pid;
+
+	for (i = 0; i < XT_NR_NODES; i++) {
+		if (!xt_special(xt_nodes[i].type))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", self->dir, xt_nodes[i].name);
+		TH_LOG("%s", xt_nodes[i].name);
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			run_ops(path, false, false);
+			_exit(0);
+		}
+		ASSERT_EQ(0, xt_wait(pid));
+	}
+}
+
+/*
+ * The /dev/null concern: a non-owner who may write a root-owned device
+ * node attaches nothing to it, and neither reads nor lists root's entries.
+ */
+TEST_F(user_special, devnull_nonowner_sw1)
+{
+	char path[PATH_MAX], buf[16];
+	pid_t pid;
+
+	if (!self->had_switch)
+		SKIP(return, "kernel without fs.xattr_user_special");
+	snprintf(path, sizeof(path), "%s/null", self->dir);
+	ASSERT_EQ(0, xt_mknode(path, S_IFCHR, 0, 0));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	ASSERT_EQ(0, lsetxattr(path, "user.seed", "seed", 4, XATTR_CREATE));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd;
+
+		XT_CHECK(xt_become(XT_OTHER, XT_OTHER) == 0);
+		/* the device itself is writable */
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		XT_CHECK(fd >= 0);
+		XT_CHECK(write(fd, "x", 1) == 1);
+		close(fd);
+		run_ops(path, false, true);
+		_exit(0);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+	ASSERT_EQ(4, lgetxattr(path, "user.seed", buf, sizeof(buf)));
+	errno = 0;
+	ASSERT_EQ(-1, lgetxattr(path, "user.test", buf, sizeof(buf)));
+	ASSERT_EQ(ENODATA, errno);
+}
+
+/*
+ * Entries on special files are ordinary xattrs on disk: they survive an
+ * unmount, and turning the switch off hides them without removing them.
+ */
+TEST_F(user_special, survive_remount_and_switch_sw1)
+{
+	char path[PATH_MAX], buf[16];
+	size_t i;
+
+	if (!self->had_switch)
+		SKIP(return, "kernel without fs.xattr_user_special");
+	if (!variant->fs.dev_env)
+		SKIP(return, "%s keeps nothing across an unmount", variant->fs.fstype);
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	for (i = 0; i < XT_NR_NODES; i++) {
+		snprintf(path, sizeof(path), "%s/%s", self->dir, xt_nodes[i].name);
+		ASSERT_EQ(0, lsetxattr(path, "user.kept", xt_nodes[i].name,
+				       strlen(xt_nodes[i].name), XATTR_CREATE));
+	}
+	ASSERT_EQ(0, xt_remount(&variant->fs));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	for (i = 0; i < XT_NR_NODES; i++) {
+		snprintf(path, sizeof(path), "%s/%s", self->dir, xt_nodes[i].name);
+		TH_LOG("%s", xt_nodes[i].name);
+		errno = 0;
+		if (xt_special(xt_nodes[i].type)) {
+			ASSERT_EQ(-1, lgetxattr(path, "user.kept", buf, sizeof(buf)));
+			ASSERT_EQ(ENODATA, errno);
+		} else {
+			ASSERT_EQ(strlen(xt_nodes[i].name),
+				  lgetxattr(path, "user.kept", buf, sizeof(buf)));
+		}
+	}
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	for (i = 0; i < XT_NR_NODES; i++) {
+		snprintf(path, sizeof(path), "%s/%s", self->dir, xt_nodes[i].name);
+		ASSERT_EQ(strlen(xt_nodes[i].name),
+			  lgetxattr(path, "user.kept", buf, sizeof(buf)));
+		ASSERT_EQ(0, memcmp(buf, xt_nodes[i].name, strlen(xt_nodes[i].name)));
+	}
+}
+
+/*
+ * Regular files and directories do not change with the switch: a writer
+ * who is not the owner may use user.* on a 0666 file, nobody but the owner
+ * on a sticky directory, and a reader nothing.
+ */
+static void reg_dir_unchanged(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(user_special) *self, int sw)
+{
+	char reg[PATH_MAX], sticky[PATH_MAX], ro[PATH_MAX];
+	pid_t pid;
+
+	if (!self->had_switch && sw)
+		SKIP(return, "kernel without fs.xattr_user_special");
+	if (self->had_switch)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, sw));
+	snprintf(reg, sizeof(reg), "%s/reg", self->dir);
+	snprintf(ro, sizeof(ro), "%s/ro", self->dir);
+	snprintf(sticky, sizeof(sticky), "%s/sticky", self->dir);
+	ASSERT_EQ(0, chmod(reg, 0666));
+	ASSERT_EQ(0, xt_mknode(ro, S_IFREG, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, mkdir(sticky, 01777));
+	ASSERT_EQ(0, chown(sticky, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, chmod(sticky, 01777));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char buf[16];
+
+		XT_CHECK(xt_become(XT_OTHER, XT_OTHER) == 0);
+		XT_CHECK(lsetxattr(reg, "user.w", "v", 1, 0) == 0);
+		XT_CHECK(lgetxattr(reg, "user.w", buf, sizeof(buf)) == 1);
+		XT_CHECK(lremovexattr(reg, "user.w") == 0);
+		XT_CHECK_ERR(lsetxattr(ro, "user.w", "v", 1, 0), EACCES);
+		XT_CHECK_ERR(lsetxattr(sticky, "user.w", "v", 1, 0), EPERM);
+		_exit(0);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+}
+
+TEST_F(user_special, reg_dir_unchanged_sw0)
+{
+	reg_dir_unchanged(_metadata, self, 0);
+}
+
+TEST_F(user_special, reg_dir_unchanged_sw1)
+{
+	reg_dir_unchanged(_metadata, self, 1);
+}
+
+/* The switch itself: 0 and 1 only, and only for the global administrator. */
+TEST(switch_values_and_permissions)
+{
+	int userns, ret;
+	pid_t pid;
+
+	if (xt_sysctl_get(SWITCH) < 0)
+		SKIP(return, "kernel without fs.xattr_user_special");
+	ASSERT_EQ(0, xt_sysctl_get(SWITCH));
+	ASSERT_EQ(-EINVAL, xt_write_file(SWITCH, "2\n"));
+	ASSERT_EQ(-EINVAL, xt_write_file(SWITCH, "-1\n"));
+	ASSERT_EQ(-EINVAL, xt_write_file(SWITCH, "yes\n"));
+	ASSERT_EQ(0, xt_sysctl_get(SWITCH));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	ASSERT_EQ(1, xt_sysctl_get(SWITCH));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+
+	/* an unprivileged user cannot open it for writing */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		XT_CHECK(xt_become(XT_OTHER, XT_OTHER) == 0);
+		XT_CHECK(xt_write_file(SWITCH, "1\n") == -EACCES);
+		_exit(0);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+
+	/*
+	 * Root of a user namespace that maps 0 to the host's 0 passes the
+	 * file's mode check, but has no capability in the initial namespace.
+	 */
+	userns = xt_userns_fd(0, 0, 65536);
+	ASSERT_LE(0, userns);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		XT_CHECK(xt_enter_userns(userns, 0, 0) == 0);
+		ret = xt_write_file(SWITCH, "1\n");
+		XT_CHECK(ret == -EPERM);
+		_exit(0);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+	ASSERT_EQ(0, xt_sysctl_get(SWITCH));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the xattr selftests: a private mount of the filesystem
+ * under test, the file types, user namespaces and credential switches.
+ */
+#ifndef XATTR_UTIL_H
+#define XATTR_UTIL_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
+#ifndef MOUNT_ATTR_IDMAP
+#define MOUNT_ATTR_IDMAP 0x00100000
+#endif
+
+/* Where each test mounts its filesystem, in a mount namespace of its own. */
+#define XT_MNT "/tmp/xattr_test_mnt"
+
+/* The uid and gid that own the test files, like a guest's root on the host. */
+#define XT_OWNER 1000
+/* A host user that owns nothing under test. */
+#define XT_OTHER 2000
+
+/*
+ * The filesystems under test. tmpfs is mounted fresh; the others need a
+ * formatted block device, named by an environment variable (the guest's
+ * init sets them, see initramfs/init).
+ */
+struct xt_fs {
+	const char *fstype;
+	const char *dev_env;	/* NULL: no device (tmpfs) */
+};
+
+/* The inode types; the first two are the ones user.* has always allowed. */
+struct xt_node {
+	const char *name;
+	mode_t type;
+};
+
+static const struct xt_node xt_nodes[] = {
+	{ "reg",     S_IFREG },
+	{ "dir",     S_IFDIR },
+	{ "symlink", S_IFLNK },
+	{ "chr",     S_IFCHR },
+	{ "blk",     S_IFBLK },
+	{ "fifo",    S_IFIFO },
+	{ "sock",    S_IFSOCK },
+};
+
+#define XT_NR_NODES (sizeof(xt_nodes) / sizeof(xt_nodes[0]))
+
+static inline bool xt_special(mode_t type)
+{
+	return type != S_IFREG && type != S_IFDIR;
+}
+
+/*
+ * Mount the filesystem under test at XT_MNT in a new private mount
+ * namespace and make a fresh directory for this test in it.
+ * Returns 0, or a negative errno; -ENOENT means "no device for this
+ * filesystem" and -ENODEV "the kernel does not know this filesystem".
+ */
+static inline int xt_setup_fs(const struct xt_fs *fs, char *dir, size_t len)
+{
+	const char *dev = "none";
+
+	if (fs->dev_env) {
+		dev = getenv(fs->dev_env);
+		if (!dev || !*dev)
+			return -ENOENT;
+	}
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	if (mkdir(XT_MNT, 0755) && errno != EEXIST)
+		return -errno;
+	if (mount(dev, XT_MNT, fs->fstype, 0, NULL))
+		return -errno;
+	if (snprintf(dir, len, "%s/t.XXXXXX", XT_MNT) >= (int)len)
+		return -ENAMETOOLONG;
+	if (!mkdtemp(dir))
+		return -errno;
+	if (chmod(dir, 0755))
+		return -errno;
+	return 0;
+}
+
+/* Remount the filesystem under test, to prove what is on disk. */
+static inline int xt_remount(const struct xt_fs *fs)
+{
+	const char *dev = fs->dev_env ? getenv(fs->dev_env) : "none";
+
+	if (umount2(XT_MNT, 0))
+		return -errno;
+	if (mount(dev, XT_MNT, fs->fstype, 0, NULL))
+		return -errno;
+	return 0;
+}
+
+/* Create one node of the given type at path, owned by uid:gid. */
+static inline int xt_mknode(const char *path, mode_t type, uid_t uid, gid_t gid)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd, ret = 0;
+
+	switch (type) {
+	case S_IFREG:
+		fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return -errno;
+		close(fd);
+		break;
+	case S_IFDIR:
+		ret = mkdir(path, 0755);
+		break;
+	case S_IFLNK:
+		ret = symlink("reg", path);
+		break;
+	case S_IFCHR:
+		/* like /dev/null: anybody may write the device */
+		ret = mknod(path, S_IFCHR | 0666, makedev(1, 3));
+		break;
+	case S_IFBLK:
+		ret = mknod(path, S_IFBLK | 0666, makedev(7, 0));
+		break;
+	case S_IFIFO:
+		ret = mknod(path, S_IFIFO | 0666, 0);
+		break;
+	case S_IFSOCK:
+		if (strlen(path) >= sizeof(sun.sun_path))
+			return -ENAMETOOLONG;
+		strcpy(sun.sun_path, path);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		ret = bind(fd, (struct sockaddr *)&sun, sizeof(sun));
+		close(fd);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (ret)
+		return -errno;
+	if (lchown(path, uid, gid))
+		return -errno;
+	if (type == S_IFCHR || type == S_IFBLK || type == S_IFIFO || type == S_IFSOCK)
+		if (chmod(path, 0666))
+			return -errno;
+	return 0;
+}
+
+/* Make every node type in dir, named as in xt_nodes[]. */
+static inline int xt_mknodes(const char *dir, uid_t uid, gid_t gid)
+{
+	char path[PATH_MAX];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < XT_NR_NODES; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, xt_nodes[i].name);
+		ret = xt_mknode(path, xt_nodes[i].type, uid, gid);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Does a listxattr() result hold this name? */
+static inline bool xt_list_has(const char *list, ssize_t len, const char *name)
+{
+	ssize_t off;
+
+	for (off = 0; off < len; off += strlen(list + off) + 1)
+		if (!strcmp(list + off, name))
+			return true;
+	return false;
+}
+
+/* Does a listxattr() result hold any name starting with prefix? */
+static inline bool xt_list_has_prefix(const char *list, ssize_t len, const char *prefix)
+{
+	ssize_t off;
+
+	for (off = 0; off < len; off += strlen(list + off) + 1)
+		if (!strncmp(list + off, prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
+static inline int xt_write_file(const char *path, const char *buf)
+{
+	ssize_t len = strlen(buf);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, buf, len) != len) {
+		int err = errno ? -errno : -EIO;
+
+		close(fd);
+		return err;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+static inline int xt_wait(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A user namespace whose ids 0..range-1 map to hostid..hostid+range-1 of
+ * the caller's namespace, as an fd for setns(). Its creator is the caller,
+ * so a caller that is root over its own namespace can enter it.
+ */
+static inline int xt_userns_fd_map(const char *map)
+{
+	int ready[2], done[2], fd = -EPERM;
+	char path[64], c;
+	pid_t pid;
+
+	if (pipe2(ready, O_CLOEXEC))
+		return -errno;
+	if (pipe2(done, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		close(ready[0]);
+		close(done[1]);
+		if (unshare(CLONE_NEWUSER))
+			_exit(1);
+		/* tell the parent, then wait until it has opened the namespace */
+		if (write(ready[1], "u", 1) != 1 || read(done[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(done[0]);
+	if (read(ready[0], &c, 1) != 1)
+		goto out;
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
+	if (xt_write_file(path, map))
+		goto out;
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
+	if (xt_write_file(path, map))
+		goto out;
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = -errno;
+out:
+	close(ready[0]);
+	close(done[1]);
+	xt_wait(pid);
+	return fd;
+}
+
+/* The same, for a single mapping line. */
+static inline int xt_userns_fd(unsigned long nsid, unsigned long hostid,
+			       unsigned long range)
+{
+	char map[64];
+
+	snprintf(map, sizeof(map), "%lu %lu %lu", nsid, hostid, range);
+	return xt_userns_fd_map(map);
+}
+
+/*
+ * Attach an idmapped copy of the mount at src to dst (which must exist),
+ * with the idmapping of the user namespace userns_fd.
+ */
+static inline int xt_idmapped_mount(const char *src, const char *dst, int userns_fd)
+{
+	struct mount_attr attr = {
+		.attr_set = MOUNT_ATTR_IDMAP,
+		.userns_fd = userns_fd,
+	};
+	int fd, ret = 0;
+
+	fd = syscall(__NR_open_tree, -EBADF, src, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(__NR_mount_setattr, fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) ||
+	    syscall(__NR_move_mount, fd, "", -EBADF, dst, MOVE_MOUNT_F_EMPTY_PATH))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Become uid:gid, with no supplementary groups, keeping nothing else. */
+static inline int xt_become(uid_t uid, gid_t gid)
+{
+	if (setgroups(0, NULL))
+		return -errno;
+	if (setresgid(gid, gid, gid))
+		return -errno;
+	if (setresuid(uid, uid, uid))
+		return -errno;
+	/* stay ptrace-able and let /proc/self be ours (see setresuid(2)) */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	return 0;
+}
+
+/* Become uid:gid with exactly one effective capability, cap. */
+static inline int xt_become_with_cap(uid_t uid, gid_t gid, int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+		return -errno;
+	if (xt_become(uid, gid))
+		return -errno;
+	data[cap / 32].effective = 1u << (cap % 32);
+	data[cap / 32].permitted = 1u << (cap % 32);
+	if (syscall(__NR_capset, &hdr, data))
+		return -errno;
+	return 0;
+}
+
+/*
+ * A sysctl's value: the number, or -1 when the file does not exist (a
+ * kernel without it).
+ */
+static inline int xt_sysctl_get(const char *path)
+{
+	char buf[16] = "";
+	int fd, n;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoi(buf) : -1;
+}
+
+static inline int xt_sysctl_set(const char *path, int value)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d\n", value);
+	return xt_write_file(path, buf);
+}
+
+/* Enter the user namespace userns_fd and become its uid:gid there. */
+static inline int xt_enter_userns(int userns_fd, uid_t uid, gid_t gid)
+{
+	if (setns(userns_fd, CLONE_NEWUSER))
+		return -errno;
+	return xt_become(uid, gid);
+}
+
+/*
+ * Checks for code that runs in a child of the test (after switching
+ * credentials): print what failed and exit with the line number, which
+ * the parent reports through ASSERT_EQ(0, xt_wait(pid)).
+ */
+#define XT_CHECK(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "# %s:%d: %s failed (errno %d: %s)\n",	\
+			__FILE__, __LINE__, #cond, errno, strerror(errno)); \
+		_exit(__LINE__ % 250 + 1);				\
+	}								\
+} while (0)
+
+/* An xattr call that must fail with exactly err. */
+#define XT_CHECK_ERR(call, err) do {					\
+	errno = 0;							\
+	XT_CHECK((call) == -1 && errno == (err));			\
+} while (0)
+
+#endif /* XATTR_UTIL_H */
