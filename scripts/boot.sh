@@ -62,7 +62,7 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 1G -smp 1
 	-nodefaults -no-reboot -display none
 	-kernel "$kimage" -initrd "$initrd" "${disks[@]}"
 	${XATTRNS_QEMU_EXTRA:-})
-cmdline="console=ttyS0 loglevel=5 panic=-1 xattrns.mode=$mode"
+cmdline="console=ttyS0 loglevel=5 panic=-1 tsc=reliable xattrns.mode=$mode"
 
 if [ "$mode" = shell ]; then
 	log "booting the $kernel kernel ($accel); leave with: reboot -f (or Ctrl-a x)"

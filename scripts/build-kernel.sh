@@ -7,6 +7,7 @@
 name=${1:?usage: build-kernel.sh stock|patched}
 tree=$(tree_of "$name")
 [ -d "$tree" ] || die "no kernel tree at $tree (run scripts/prepare-tree.sh)"
+lock
 need_build_tools
 bdir=$tree/_build
 frag=$REPO/scripts/kernel.config

@@ -4,6 +4,7 @@
 # and patches/series in order. The tree stays as it is.
 . "$(dirname "$0")/lib.sh"
 
+lock
 cd "$XATTRNS_KTREE" 2>/dev/null || die "no kernel tree at $XATTRNS_KTREE"
 [ "$(git symbolic-ref --short -q HEAD)" = patched ] ||
 	die "the kernel tree is not on its 'patched' branch"

@@ -71,13 +71,16 @@ need_build_tools() {
 
 # lock: serialise writers of the cache (two runs at once must not share a
 # half-built tree). Held until the calling script exits.
+# A script run by a lock holder inherits the lock (XATTRNS_LOCKED).
 lock() {
+	[ -n "${XATTRNS_LOCKED:-}" ] && return 0
 	mkdir -p "$XATTRNS_CACHE"
 	exec 9>"$XATTRNS_CACHE/.lock"
 	if ! flock -n 9; then
 		log "another run holds $XATTRNS_CACHE/.lock; waiting"
 		flock 9
 	fi
+	export XATTRNS_LOCKED=1
 }
 
 # The kernel trees and their build directories.

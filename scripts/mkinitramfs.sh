@@ -11,6 +11,7 @@ need /bin/busybox:busybox-static setfattr:attr unshare:util-linux \
 	strace:strace cpio:cpio gzip:gzip rsync:rsync
 ldd /bin/busybox >/dev/null 2>&1 && die "/bin/busybox is dynamic: install busybox-static"
 
+lock
 start=$(now)
 mkdir -p "$OUT"
 # The selftests live in this repository; the kernel's kselftest build and

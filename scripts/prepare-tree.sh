@@ -10,6 +10,7 @@
 # to work on the kernel, see README) are kept until patches/ changes under them.
 . "$(dirname "$0")/lib.sh"
 
+lock
 need_build_tools
 mkdir -p "$XATTRNS_CACHE"
 
