@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help check run shell kernel initramfs export clean distclean
+.PHONY: help check run shell kernel initramfs export check-series clean distclean
 
 help:
 	@echo "make check      build both kernels (stock, patched), boot each in QEMU and run"
@@ -14,6 +14,8 @@ help:
 	@echo "make kernel     prepare the trees and build both kernels"
 	@echo "make initramfs  build the kselftests and the guest initramfs"
 	@echo "make export     write the kernel tree's commits into patches/"
+	@echo "make check-series  each patch: checkpatch --strict, builds (bisect), no new"
+	@echo "                W=1/sparse warnings in the files it touches"
 	@echo "make clean      remove build output (keeps the trees and ccache)"
 	@echo "make distclean  remove the whole cache directory (trees included)"
 	@echo "Variables: XATTRNS_CACHE (default ~/.cache/xattrns), XATTRNS_ACCEL=tcg|kvm,"
@@ -39,6 +41,9 @@ initramfs: kernel
 
 export:
 	@$(S)/export-patches.sh
+
+check-series:
+	@$(S)/check-series.sh
 
 clean:
 	@. $(S)/lib.sh; rm -rf "$$OUT" "$$XATTRNS_KTREE/_build" "$$STOCK_TREE/_build"; \

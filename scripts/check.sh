@@ -13,13 +13,9 @@ t=$(now)
 "$REPO/scripts/prepare-tree.sh"
 phase_end "prepare trees" "$t"
 for k in $kernels; do
-	t=$(now)
 	"$REPO/scripts/build-kernel.sh" "$k"
-	phase_end "$k kernel" "$t"
 done
-t=$(now)
 "$REPO/scripts/mkinitramfs.sh"
-phase_end "initramfs" "$t"
 
 t=$(now)
 pids=""

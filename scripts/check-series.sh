@@ -1,0 +1,81 @@
+#!/bin/bash
+# check-series.sh: the series, patch by patch, the way a reviewer checks it:
+# checkpatch --strict on each patch, then each prefix of the series applied
+# with git am to the pristine tree must build (bisectability), and the
+# touched .c files must build with W=1 and sparse (C=1) without warnings
+# that the pristine files do not have. Works in its own worktree
+# ($XATTRNS_CACHE/linux-series) so the kernels of make check are not touched.
+. "$(dirname "$0")/lib.sh"
+
+need_build_tools
+need sparse:sparse /usr/lib/python3/dist-packages/ply:python3-ply \
+	/usr/lib/python3/dist-packages/git:python3-git
+"$REPO/scripts/prepare-tree.sh"
+lock
+start=$(now)
+wt=$XATTRNS_CACHE/linux-series
+series=$(grep -v '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" || true)
+[ -n "$series" ] || { log "patches/series is empty: nothing to check"; exit 0; }
+if [ ! -e "$wt/.git" ]; then
+	git -C "$XATTRNS_KTREE" worktree prune
+	git -C "$XATTRNS_KTREE" worktree add -q --detach "$wt" pristine
+fi
+cd "$wt"
+git am --abort >/dev/null 2>&1 || true
+git checkout -q --detach pristine
+git reset -q --hard
+kmake() { make -C "$wt" O=_build CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
+if [ ! -f _build/.config ] || ! cmp -s _build/.config "$XATTRNS_KTREE/_build/.config"; then
+	mkdir -p _build
+	cp "$XATTRNS_KTREE/_build/.config" _build/.config
+	kmake -s olddefconfig >/dev/null
+fi
+
+# warnings of W=1 and sparse for the given objects, locations stripped
+w1() {
+	local o
+	for o in "$@"; do
+		rm -f "_build/$o"
+		kmake -s W=1 C=1 "$o" 2>&1 | grep -E 'warning|error' |
+			sed -E 's/:[0-9]+:[0-9]+:/:/' || true
+	done | sort
+}
+
+fail=0
+n=0
+for p in $series; do
+	n=$((n + 1))
+	log "[$n] $p"
+	if ! "$wt/scripts/checkpatch.pl" --strict -q "$REPO/patches/$p" >"$OUT/checkpatch.log" 2>&1; then
+		sed 's/^/    /' "$OUT/checkpatch.log" >&2
+		warn "checkpatch --strict: $p"
+		fail=1
+	fi
+	files=$(grep -E '^\+\+\+ b/.*\.c$' "$REPO/patches/$p" | sed 's|^+++ b/||')
+	objs=""
+	for f in $files; do
+		# only files this config builds
+		[ -f "$XATTRNS_KTREE/_build/${f%.c}.o" ] && objs="$objs ${f%.c}.o"
+	done
+	before=$(w1 $objs)
+	git am -q --keep-cr "$REPO/patches/$p" || die "$p does not apply"
+	if ! kmake -s bzImage >"$OUT/series-build.log" 2>&1; then
+		tail -n 20 "$OUT/series-build.log" >&2
+		warn "the series does not build after $p"
+		fail=1
+		break
+	fi
+	after=$(w1 $objs)
+	new=$(comm -13 <(echo "$before") <(echo "$after"))
+	if [ -n "$new" ]; then
+		echo "$new" | sed 's/^/    /' >&2
+		warn "new W=1/sparse warnings after $p"
+		fail=1
+	fi
+	for f in $files; do
+		[ -f "$XATTRNS_KTREE/_build/${f%.c}.o" ] || log "    $f is not built by this config: not compiled"
+	done
+done
+phase_end "series check ($n patches)" "$start"
+[ "$fail" = 0 ] || die "series check failed"
+log "series check: $n patches, each checkpatch-clean, building, no new W=1/sparse warnings"
