@@ -73,17 +73,18 @@ log=$OUT/console-$kernel.log
 [ "$mode" = probe ] && log=$run/console.log
 tmo=${XATTRNS_TIMEOUT:-600}
 start=$(now)
-[ "$mode" = check ] && log "$kernel: booting ($accel, timeout ${tmo}s; console: $log)"
+[ "$mode" != probe ] && log "$kernel: booting ($accel, timeout ${tmo}s; console: $log)"
 set +e
 timeout --foreground -k 5 "$tmo" "${qemu[@]}" -serial stdio -append "$cmdline" </dev/null |
 	tee "$log" | {
-	[ "$mode" = check ] || exec cat >/dev/null
+	[ "$mode" = check ] || [ "$mode" = compare ] || exec cat >/dev/null
 	# progress: one line per test result, failures marked
 	sed -u -n -e 's/\r$//' \
 		-e "s/^# \(not ok [0-9]* .*\)$/    [$kernel] \1  <-- FAILED/p" \
 		-e "s/^# \(ok [0-9]* .*\)$/    [$kernel] \1/p" \
 		-e "s/^\(not ok [0-9]* .*\)$/  [$kernel] \1  <-- FAILED/p" \
-		-e "s/^\(ok [0-9]* selftests: .*\)$/  [$kernel] \1/p" >&2
+		-e "s/^\(ok [0-9]* selftests: .*\)$/  [$kernel] \1/p" \
+		-e "s/^DESIGN|[^|]*|\(.*\)$/  [$kernel] comparison: \1/p" >&2
 }
 rc=${PIPESTATUS[0]}
 set -e
@@ -99,4 +100,11 @@ if [ "$mode" = probe ]; then
 	exit
 fi
 phase_end "$kernel guest run" "$start"
+if [ "$mode" = compare ]; then
+	awk -v name="$kernel" -v ktap=0 -f "$REPO/scripts/ktap.awk" "$log" >/dev/null ||
+		die "$kernel: the comparison run failed (console: $log)"
+	grep -q 'XATTRNS-COMPARE-END rc=0' "$log" ||
+		die "$kernel: xattrd compare failed (console: $log)"
+	exit 0
+fi
 awk -v name="$kernel" -f "$REPO/scripts/ktap.awk" "$log"

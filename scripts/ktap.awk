@@ -7,6 +7,8 @@
 # or skipped, the plans are complete, the guest reached its end marker and
 # the kernel logged no warning, BUG, oops, lockdep or sanitizer report.
 #   awk -v name=patched -f ktap.awk console.log
+# -v ktap=0: no KTAP expected (a guest run of the comparison only);
+# -v guest=0: the output of a host program (no guest end marker).
 function problem(msg) { problems[++nproblems] = msg }
 function finish_program(   n) {
 	if (!inprog)
@@ -20,7 +22,12 @@ function directive(line) {
 	if (line ~ /#[ \t]*XFAIL/) return "xfail"
 	return ""
 }
-BEGIN { if (name == "") name = "kselftest"; top_plan = -1; subplan = -1 }
+BEGIN {
+	if (name == "") name = "kselftest"
+	if (ktap == "") ktap = 1
+	if (guest == "") guest = 1
+	top_plan = -1; subplan = -1
+}
 {
 	sub(/\r$/, "")
 	line = $0
@@ -84,11 +91,11 @@ indmesg { next }
 	next
 }
 END {
-	if (top_plan < 0)
+	if (ktap && top_plan < 0)
 		problem("no KTAP plan: the tests did not start")
-	else if (top_seen != top_plan)
+	else if (ktap && top_seen != top_plan)
 		problem(sprintf("planned %d test programs, saw %d", top_plan, top_seen))
-	if (!ended)
+	if (guest && !ended)
 		problem("the guest did not reach its end marker (crash or timeout)")
 	for (i = 1; i <= nfail; i++)
 		printf("%s: FAILED %s\n", name, failures[i])

@@ -63,6 +63,10 @@ while IFS=: read -r bin pkg; do
 done <"$REPO/initramfs/tools.list"
 
 cp -a "$ksdir" "$root/kselftest"
+log "building tools/xattrd (static)"
+make -s -C "$REPO/tools/xattrd" OUT="$OUT" "$OUT/xattrd" >>"$OUT/kselftest-build.log" 2>&1 ||
+	die "tools/xattrd does not build (log: $OUT/kselftest-build.log)"
+install -m 0755 "$OUT/xattrd" "$root/usr/bin/xattrd"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$OUT/initramfs.cpio.gz.new"
 mv "$OUT/initramfs.cpio.gz.new" "$OUT/initramfs.cpio.gz"
 log "initramfs: $OUT/initramfs.cpio.gz ($(du -h "$OUT/initramfs.cpio.gz" | cut -f1))"
