@@ -3,6 +3,10 @@
  * xattrd: the xattr half of a virtiofsd, for measuring the designs of the
  * 2021 discussion on the real kernels.
  *
+ *   xattrd [-U] RULES set NAME VALUE FILE...   the guest's calls, through
+ *   xattrd [-U] RULES get NAME FILE...         the mapping, on host files;
+ *   xattrd [-U] RULES list FILE...             -U: as uid 0 of a new user
+ *   xattrd [-U] RULES remove NAME FILE...      namespace (see below)
  *   xattrd map RULES to-host NAME...    translate guest names (client)
  *   xattrd map RULES to-guest NAME...   translate host names (server)
  *   xattrd compare DIR                  run every design this kernel has,
@@ -311,6 +315,15 @@ struct daemon {
 	const char *dir;
 };
 
+/* The host path of a file of the daemon's tree ("" for a path as given). */
+static void daemon_path(struct daemon *dm, const char *file, char *path, size_t len)
+{
+	if (*dm->dir)
+		snprintf(path, len, "%s/%s", dm->dir, file);
+	else
+		snprintf(path, len, "%s", file);
+}
+
 static int d_set(struct daemon *dm, const char *file, mode_t type,
 		 const char *guest, const char *value)
 {
@@ -321,7 +334,7 @@ static int d_set(struct daemon *dm, const char *file, mode_t type,
 	ret = xmap_to_host(&dm->map, guest, host, sizeof(host));
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/%s", dm->dir, file);
+	daemon_path(dm, file, path, sizeof(path));
 	ret = handle_open(&h, path, type);
 	if (!ret)
 		ret = h_set(&h, host, value, 0);
@@ -339,7 +352,7 @@ static ssize_t d_get(struct daemon *dm, const char *file, mode_t type,
 	ret = xmap_to_host(&dm->map, guest, host, sizeof(host));
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/%s", dm->dir, file);
+	daemon_path(dm, file, path, sizeof(path));
 	ret = handle_open(&h, path, type);
 	if (!ret)
 		ret = h_get(&h, host, buf, len);
@@ -355,7 +368,7 @@ static int d_lists(struct daemon *dm, const char *file, mode_t type, const char 
 	ssize_t len, off;
 	int ret, found = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", dm->dir, file);
+	daemon_path(dm, file, path, sizeof(path));
 	ret = handle_open(&h, path, type);
 	len = ret ? ret : h_list(&h, list, sizeof(list));
 	handle_close(&h);
@@ -377,7 +390,7 @@ static int d_remove(struct daemon *dm, const char *file, mode_t type, const char
 	ret = xmap_to_host(&dm->map, guest, host, sizeof(host));
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/%s", dm->dir, file);
+	daemon_path(dm, file, path, sizeof(path));
 	ret = handle_open(&h, path, type);
 	if (!ret)
 		ret = h_remove(&h, host);
@@ -719,15 +732,143 @@ static int cmd_map(const char *rules, const char *dir, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Become uid 0 of a new user namespace: as root, with the daemon's map (root
+ * = host 1000 and a subordinate range, as newuidmap would give); as anyone
+ * else, with the one mapping an unprivileged process may write, its own uid.
+ */
+static int own_userns(void)
+{
+	char map[64];
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+
+	if (uid == 0)
+		return enter_userns(DAEMON_MAP);
+	if (unshare(CLONE_NEWUSER))
+		return -1;
+	snprintf(map, sizeof(map), "0 %u 1\n", uid);
+	if (write_str("/proc/self/setgroups", "deny") ||
+	    write_str("/proc/self/uid_map", map))
+		return -1;
+	snprintf(map, sizeof(map), "0 %u 1\n", gid);
+	return write_str("/proc/self/gid_map", map);
+}
+
+static mode_t file_type(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) ? 0 : st.st_mode & S_IFMT;
+}
+
+/* One operation on each file, reported per file; exit 1 if any failed. */
+static int cmd_ops(bool userns, const char *rules, int argc, char **argv)
+{
+	const struct design d = { "cli", "cli", rules, NULL, false, userns };
+	struct daemon dm = { .d = &d, .dir = "." };
+	const char *op = argv[0], *name = NULL, *value = NULL;
+	char err[256], host[256], buf[4096], guest[256];
+	int first = 1, i, failed = 0;
+
+	if (!strcmp(op, "set") && argc >= 4) {
+		name = argv[1];
+		value = argv[2];
+		first = 3;
+	} else if ((!strcmp(op, "get") || !strcmp(op, "remove")) && argc >= 3) {
+		name = argv[1];
+		first = 2;
+	} else if (strcmp(op, "list") || argc < 2) {
+		fprintf(stderr, "xattrd: usage: set NAME VALUE FILE... | get NAME FILE... |"
+			" list FILE... | remove NAME FILE...\n");
+		return 2;
+	}
+	/* the rules first: nothing is touched when they are wrong */
+	if (xmap_parse(rules, &dm.map, err, sizeof(err))) {
+		fprintf(stderr, "xattrd: bad --xattrmap rules: %s\n", err);
+		return 2;
+	}
+	if (name && xmap_to_host(&dm.map, name, host, sizeof(host)))
+		snprintf(host, sizeof(host), "(refused by the rules)");
+	if (userns ? own_userns() : 0) {
+		fprintf(stderr, "xattrd: cannot enter a user namespace: %s\n", strerror(errno));
+		return 1;
+	}
+	if (enter_daemon(&(struct design){ .userns = false }))
+		die("/proc/self/fd");
+	for (i = first; i < argc; i++) {
+		const char *f = argv[i];
+		mode_t type = file_type(f);
+		char dirpath[512];
+		ssize_t ret;
+
+		/* the daemon's calls take a path relative to its tree: use it whole */
+		snprintf(dirpath, sizeof(dirpath), "%s", f);
+		dm.dir = "";
+		if (!type) {
+			printf("%s: %s: %s\n", f, op, errname(errno));
+			failed = 1;
+			continue;
+		}
+		if (!strcmp(op, "set")) {
+			ret = d_set(&dm, dirpath, type, name, value);
+		} else if (!strcmp(op, "get")) {
+			ret = d_get(&dm, dirpath, type, name, buf, sizeof(buf) - 1);
+			if (ret >= 0) {
+				buf[ret] = 0;
+				printf("%s: get %s (host %s): \"%s\"\n", f, name, host, buf);
+				continue;
+			}
+		} else if (!strcmp(op, "remove")) {
+			ret = d_remove(&dm, dirpath, type, name);
+		} else {
+			struct handle h;
+			ssize_t off;
+
+			ret = handle_open(&h, dirpath, type);
+			if (!ret)
+				ret = h_list(&h, buf, sizeof(buf));
+			handle_close(&h);
+			if (ret >= 0) {
+				printf("%s: list:", f);
+				for (off = 0; off < ret; off += strlen(buf + off) + 1)
+					if (xmap_to_guest(&dm.map, buf + off, guest, sizeof(guest)) == 1)
+						printf(" %s", guest);
+				printf("\n");
+				continue;
+			}
+		}
+		if (ret < 0)
+			failed = 1;
+		printf("%s: %s %s (host %s): %s\n", f, op, name ? name : "", host,
+		       errname(ret < 0 ? -ret : 0));
+	}
+	xmap_free(&dm.map);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
+	bool userns = false;
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && !strcmp(argv[1], "-U")) {
+		userns = true;
+		argv++;
+		argc--;
+	}
+	if (argc >= 4 && (!strcmp(argv[2], "set") || !strcmp(argv[2], "get") ||
+			  !strcmp(argv[2], "list") || !strcmp(argv[2], "remove")))
+		return cmd_ops(userns, argv[1], argc - 2, argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "map") &&
 	    (!strcmp(argv[3], "to-host") || !strcmp(argv[3], "to-guest")))
 		return cmd_map(argv[2], argv[3], argc - 4, argv + 4);
-	fprintf(stderr, "usage: xattrd compare DIR\n"
-		"       xattrd map RULES to-host|to-guest NAME...\n");
+	fprintf(stderr, "usage: xattrd [-U] RULES set NAME VALUE FILE...\n"
+		"       xattrd [-U] RULES get|remove NAME FILE...\n"
+		"       xattrd [-U] RULES list FILE...\n"
+		"       xattrd map RULES to-host|to-guest NAME...\n"
+		"       xattrd compare DIR\n");
 	return 2;
 }
