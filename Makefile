@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help check run shell kernel initramfs export check-series clean distclean
+.PHONY: help check run bench shell kernel initramfs export check-series clean distclean
 
 help:
 	@echo "make check      build both kernels (stock, patched), boot each in QEMU and run"
@@ -12,6 +12,9 @@ help:
 	@echo "make run        the main job: the designs of the 2021 discussion, measured on"
 	@echo "                both kernels by tools/xattrd; prints the table and writes"
 	@echo "                design/comparison.md"
+	@echo "make bench      the cost of the patches on the xattr paths, in guest"
+	@echo "                instructions (QEMU icount) and wall-clock; writes"
+	@echo "                design/performance.md"
 	@echo "make shell      boot the patched kernel to a busybox shell (KERNEL=stock for stock)"
 	@echo "make kernel     prepare the trees and build both kernels"
 	@echo "make initramfs  build the kselftests and the guest initramfs"
@@ -28,6 +31,9 @@ check:
 
 run:
 	@$(S)/compare.sh
+
+bench:
+	@$(S)/bench.sh
 
 KERNEL ?= patched
 shell: initramfs

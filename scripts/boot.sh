@@ -62,14 +62,14 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 1G -smp 1
 	-nodefaults -no-reboot -display none
 	-kernel "$kimage" -initrd "$initrd" "${disks[@]}"
 	${XATTRNS_QEMU_EXTRA:-})
-cmdline="console=ttyS0 loglevel=5 panic=-1 tsc=reliable xattrns.mode=$mode"
+cmdline="console=ttyS0 loglevel=5 panic=-1 tsc=reliable xattrns.mode=$mode ${XATTRNS_CMDLINE_EXTRA:-}"
 
 if [ "$mode" = shell ]; then
 	log "booting the $kernel kernel ($accel); leave with: reboot -f (or Ctrl-a x)"
 	exec "${qemu[@]}" -serial mon:stdio -append "$cmdline"
 fi
 
-log=$OUT/console-$kernel.log
+log=${XATTRNS_LOG:-$OUT/console-$kernel.log}
 [ "$mode" = probe ] && log=$run/console.log
 tmo=${XATTRNS_TIMEOUT:-600}
 start=$(now)
@@ -77,14 +77,16 @@ start=$(now)
 set +e
 timeout --foreground -k 5 "$tmo" "${qemu[@]}" -serial stdio -append "$cmdline" </dev/null |
 	tee "$log" | {
-	[ "$mode" = check ] || [ "$mode" = compare ] || exec cat >/dev/null
+	[ "$mode" = check ] || [ "$mode" = compare ] || [ "$mode" = bench ] ||
+		exec cat >/dev/null
 	# progress: one line per test result, failures marked
 	sed -u -n -e 's/\r$//' \
 		-e "s/^# \(not ok [0-9]* .*\)$/    [$kernel] \1  <-- FAILED/p" \
 		-e "s/^# \(ok [0-9]* .*\)$/    [$kernel] \1/p" \
 		-e "s/^\(not ok [0-9]* .*\)$/  [$kernel] \1  <-- FAILED/p" \
 		-e "s/^\(ok [0-9]* selftests: .*\)$/  [$kernel] \1/p" \
-		-e "s/^DESIGN|[^|]*|\(.*\)$/  [$kernel] comparison: \1/p" >&2
+		-e "s/^DESIGN|[^|]*|\(.*\)$/  [$kernel] comparison: \1/p" \
+		-e "s/^BENCH|\([^|]*\)|\([^|]*\)|\([^|]*\)|\([^|]*\)|.*$/  [$kernel${XATTRNS_TAG:-}] \1, \2, \3: \4/p" >&2
 }
 rc=${PIPESTATUS[0]}
 set -e
@@ -100,6 +102,13 @@ if [ "$mode" = probe ]; then
 	exit
 fi
 phase_end "$kernel guest run" "$start"
+if [ "$mode" = bench ]; then
+	awk -v name="$kernel" -v ktap=0 -f "$REPO/scripts/ktap.awk" "$log" >/dev/null ||
+		die "$kernel: the benchmark run failed (console: $log)"
+	grep -q 'XATTRNS-BENCH-END rc=0' "$log" ||
+		die "$kernel: xattr_bench failed (console: $log)"
+	exit 0
+fi
 if [ "$mode" = compare ]; then
 	awk -v name="$kernel" -v ktap=0 -f "$REPO/scripts/ktap.awk" "$log" >/dev/null ||
 		die "$kernel: the comparison run failed (console: $log)"

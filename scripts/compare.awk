@@ -55,6 +55,12 @@ END {
 	print "(sets `security.selinux`), reads each label back, lists, and removes one; then"
 	print "four attacks run against the same tree. Kernel source: linux-source-6.12 " srcver "."
 	print ""
+	print "Commands: `make run` boots both kernels with `xattrns.mode=compare`; in each guest"
+	print "`xattrd compare /mnt/share/compare` runs the designs that kernel carries on a fresh"
+	print "ext4 disk. To try a mapping by hand (`make shell`):"
+	print "`xattrd -U ':map:security.selinux:trusted.virtiofs.:' set security.selinux LABEL FILE...`"
+	print "(`-U`: as uid 0 of a new user namespace), and `get`, `list`, `remove` alike."
+	print ""
 	line = "| |"; sep = "| --- |"
 	for (d = 1; d <= nd; d++) { line = line " " title[order[d]] " |"; sep = sep " --- |" }
 	print line; print sep

@@ -67,6 +67,10 @@ log "building tools/xattrd (static)"
 make -s -C "$REPO/tools/xattrd" OUT="$OUT" "$OUT/xattrd" >>"$OUT/kselftest-build.log" 2>&1 ||
 	die "tools/xattrd does not build (log: $OUT/kselftest-build.log)"
 install -m 0755 "$OUT/xattrd" "$root/usr/bin/xattrd"
+gcc -O2 -Wall -Werror -static -o "$OUT/xattr_bench" "$REPO/tools/xattr-bench/xattr_bench.c" \
+	>>"$OUT/kselftest-build.log" 2>&1 ||
+	die "tools/xattr-bench does not build (log: $OUT/kselftest-build.log)"
+install -m 0755 "$OUT/xattr_bench" "$root/usr/bin/xattr_bench"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$OUT/initramfs.cpio.gz.new"
 mv "$OUT/initramfs.cpio.gz.new" "$OUT/initramfs.cpio.gz"
 log "initramfs: $OUT/initramfs.cpio.gz ($(du -h "$OUT/initramfs.cpio.gz" | cut -f1))"

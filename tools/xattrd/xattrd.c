@@ -350,8 +350,8 @@ static ssize_t d_get(struct daemon *dm, const char *file, mode_t type,
 	ssize_t ret;
 
 	ret = xmap_to_host(&dm->map, guest, host, sizeof(host));
-	if (ret)
-		return ret;
+	if (ret)	/* virtiofsd answers a refused get with ENODATA */
+		return ret == -EPERM ? -ENODATA : ret;
 	daemon_path(dm, file, path, sizeof(path));
 	ret = handle_open(&h, path, type);
 	if (!ret)
@@ -667,7 +667,8 @@ static int run_design(const struct design *d, const char *base)
 		die(d->sysctl);
 
 	cell(d, "rules", "`%s`", d->rules);
-	cell(d, "daemon", "%s", d->userns ? "uid 0 of a user namespace, host uid 1000" :
+	cell(d, "daemon", "%s", d->userns ?
+	     "uid 0 of a user namespace (uid_map `0 1000 1`, `1 100000 65536`)" :
 	     "real root (CAP_SYS_ADMIN)");
 	cell(d, "switch", "%s", d->sysctl ? strrchr(d->sysctl, '/') + 1 : "-");
 

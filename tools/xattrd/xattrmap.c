@@ -13,7 +13,9 @@
  * Client direction (a guest name for set/get/remove): the first rule whose
  * scope includes the client and whose key is a prefix of the name decides:
  * prefix gives prepend + name, ok gives the name, bad EPERM, unsupported
- * EOPNOTSUPP. A name that no rule matches is refused with EPERM.
+ * EOPNOTSUPP. A name that no rule matches is refused with EPERM, as C
+ * virtiofsd does (the Rust virtiofsd panics: "unterminated mapping"); the
+ * daemon turns a refused getxattr into ENODATA, as both do.
  *
  * Server direction (a host name from listxattr): the first rule whose scope
  * includes the server and whose prepend is a prefix of the name decides:
