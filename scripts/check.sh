@@ -17,6 +17,10 @@ for k in $kernels; do
 done
 "$REPO/scripts/mkinitramfs.sh"
 
+# Static checks of the series (checkpatch, git apply, W=1 and sparse).
+static_rc=0
+"$REPO/scripts/static-checks.sh" || static_rc=1
+
 # Host-side unit tests (the xattrmap rule engine), before any guest boots.
 make -s -C "$REPO/tools/xattrd" OUT="$OUT" \
 	HARNESS="$XATTRNS_KTREE/tools/testing/selftests" test >"$OUT/host-tests.log" 2>&1 || true
@@ -53,6 +57,8 @@ if [ "$kernels" = "stock patched" ]; then
 		rc=1
 	fi
 fi
+
+[ "$static_rc" = 0 ] || { echo "static checks: FAILED (see above)"; rc=1; }
 
 passed=0 failed=0 skipped=0
 for k in host $kernels; do
