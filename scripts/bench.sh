@@ -8,11 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 total_start=$(now)
-lock
-"$REPO/scripts/prepare-tree.sh"
-"$REPO/scripts/build-kernel.sh" stock
-"$REPO/scripts/build-kernel.sh" patched
-"$REPO/scripts/mkinitramfs.sh"
+build_all
 export XATTRNS_ACCEL=tcg	# icount needs TCG
 export XATTRNS_CMDLINE_EXTRA=norandmaps	# the same addresses in every run
 

@@ -5,11 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 total_start=$(now)
-lock
-"$REPO/scripts/prepare-tree.sh"
-"$REPO/scripts/build-kernel.sh" stock
-"$REPO/scripts/build-kernel.sh" patched
-"$REPO/scripts/mkinitramfs.sh"
+build_all
 
 t=$(now)
 pids=""

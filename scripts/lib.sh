@@ -91,4 +91,14 @@ tree_of() {
 	*) die "unknown kernel '$1' (expected stock or patched)" ;;
 	esac
 }
+# Prepare the trees, build both kernels and the initramfs (each step only
+# when its inputs changed), under the lock.
+build_all() {
+	lock
+	"$REPO/scripts/prepare-tree.sh"
+	"$REPO/scripts/build-kernel.sh" stock
+	"$REPO/scripts/build-kernel.sh" patched
+	"$REPO/scripts/mkinitramfs.sh"
+}
+
 kimage_of() { echo "$(tree_of "$1")/_build/arch/x86/boot/bzImage"; }

@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/nsutil.h"
+
 #define ITER	400
 #define REPEAT	5
 #define OWNER	1000
@@ -132,71 +134,6 @@ static void measure_ops(const char *kase, const char *file, const char *name)
 	measure(kase, "remove+set", op_remove_set, &o);
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-static int wait_child(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* Enter a new user namespace with map (written by us, its parent's root). */
-static int enter_userns(const char *map)
-{
-	int ready[2], done[2], fd = -1;
-	char path[64], c;
-	pid_t pid;
-
-	if (pipe(ready) || pipe(done))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(ready[0]);
-		close(done[1]);
-		if (unshare(CLONE_NEWUSER) || write(ready[1], "u", 1) != 1 ||
-		    read(done[0], &c, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(ready[1]);
-	close(done[0]);
-	if (pid > 0 && read(ready[0], &c, 1) == 1) {
-		snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
-		if (!write_str(path, map)) {
-			snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
-			if (!write_str(path, map)) {
-				snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
-				fd = open(path, O_RDONLY | O_CLOEXEC);
-			}
-		}
-	}
-	close(ready[0]);
-	close(done[1]);
-	if (pid > 0)
-		wait_child(pid);
-	if (fd < 0 || setns(fd, CLONE_NEWUSER))
-		return -1;
-	close(fd);
-	if (setgroups(0, NULL) || setresgid(0, 0, 0) || setresuid(0, 0, 0))
-		return -1;
-	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-	return 0;
-}
-
 /* The chain of namespaces of the selftests: root 1000, then 1005, 1012. */
 static const char * const chain[] = {
 	"0 1000 1000\n", "0 5 50\n100 0 1\n", "0 7 10\n100 100 1\n",
@@ -212,12 +149,12 @@ static void in_namespace(int depth, void (*fn)(const char *), const char *arg)
 		die("fork");
 	if (pid == 0) {
 		for (i = 0; i < depth; i++)
-			if (enter_userns(chain[i]))
+			if (ns_enter(chain[i]))
 				die("user namespace");
 		fn(arg);
 		_exit(0);
 	}
-	if (wait_child(pid))
+	if (ns_wait(pid))
 		die("namespace child");
 }
 
@@ -303,11 +240,11 @@ static void bench_fs(const char *base, bool patched)
 	if (patched) {
 		snprintf(file, sizeof(file), "%s/chr", dir);
 		make_file(file, S_IFCHR);
-		write_str("/proc/sys/fs/xattr_user_special", "1\n");
+		ns_write_str("/proc/sys/fs/xattr_user_special", "1\n");
 		measure_ops("user.* device node (switch on)", file, "user.bench");
-		write_str("/proc/sys/fs/xattr_user_special", "0\n");
+		ns_write_str("/proc/sys/fs/xattr_user_special", "0\n");
 
-		write_str("/proc/sys/fs/xattr_trusted_userns", "1\n");
+		ns_write_str("/proc/sys/fs/xattr_trusted_userns", "1\n");
 		snprintf(file, sizeof(file), "%s/trusted.* depth 1", dir);
 		make_file(file, S_IFREG);
 		in_namespace(1, case_trusted_ns, "trusted.* depth 1");
@@ -335,7 +272,7 @@ static void bench_fs(const char *base, bool patched)
 		}
 	}
 	if (patched)
-		write_str("/proc/sys/fs/xattr_trusted_userns", "0\n");
+		ns_write_str("/proc/sys/fs/xattr_trusted_userns", "0\n");
 }
 
 int main(int argc, char **argv)

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "xattrmap.h"
+#include "../lib/nsutil.h"
 
 #define GUEST_ROOT_UID	1000	/* the unprivileged daemon's uid on the host */
 #define ATTACKER_UID	2000	/* another unprivileged host user */
@@ -119,93 +120,13 @@ static void cell(const struct design *d, const char *row, const char *fmt, ...)
 	fflush(stdout);
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -EIO;
-}
-
-static int wait_child(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/*
- * A user namespace with the given uid/gid map, as an fd: made by a child,
- * mapped by us (real root), as newuidmap does for an unprivileged daemon.
- */
-static int userns_fd(const char *map)
-{
-	int ready[2], done[2], fd = -1;
-	char path[64], c;
-	pid_t pid;
-
-	if (pipe(ready) || pipe(done))
-		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		close(ready[0]);
-		close(done[1]);
-		if (unshare(CLONE_NEWUSER))
-			_exit(1);
-		if (write(ready[1], "u", 1) != 1 || read(done[0], &c, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(ready[1]);
-	close(done[0]);
-	if (read(ready[0], &c, 1) == 1) {
-		snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
-		if (!write_str(path, map)) {
-			snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
-			if (!write_str(path, map)) {
-				snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
-				fd = open(path, O_RDONLY | O_CLOEXEC);
-			}
-		}
-	}
-	close(ready[0]);
-	close(done[1]);
-	wait_child(pid);
-	return fd;
-}
-
-static int become(uid_t uid)
-{
-	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
-		return -1;
-	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-	return 0;
-}
-
 static int enter_userns(const char *map)
 {
-	int fd = userns_fd(map);
-
-	if (fd < 0) {
-		fprintf(stderr, "xattrd: cannot make a user namespace for map \"%s\": %s\n",
+	if (ns_enter(map)) {
+		fprintf(stderr, "xattrd: cannot enter a user namespace with map \"%s\": %s\n",
 			map, strerror(errno));
 		return -1;
 	}
-	if (setns(fd, CLONE_NEWUSER) || become(0)) {
-		fprintf(stderr, "xattrd: cannot enter the user namespace: %s\n",
-			strerror(errno));
-		return -1;
-	}
-	close(fd);
 	return 0;
 }
 
@@ -507,7 +428,7 @@ static void daemon_label(const struct design *d, struct daemon *dm, char *buf, s
 	n = read(pipefd[0], buf, len - 1);
 	buf[n > 0 ? n : 0] = 0;
 	close(pipefd[0]);
-	wait_child(pid);
+	ns_wait(pid);
 }
 
 /*
@@ -535,7 +456,7 @@ static int attack_as(const struct design *d, enum who who, struct attack *a,
 
 		switch (who) {
 		case HOST_USER:
-			if (become(ATTACKER_UID))
+			if (ns_become(ATTACKER_UID))
 				_exit(200);
 			break;
 		case NESTED_SAME_ROOT:
@@ -559,7 +480,7 @@ static int attack_as(const struct design *d, enum who who, struct attack *a,
 			r = lgetxattr(a->file, a->name, buf, sizeof(buf));
 		_exit(r < 0 ? errno : 0);
 	}
-	return wait_child(pid);
+	return ns_wait(pid);
 }
 
 static void run_attacks(const struct design *d, struct daemon *dm, const char *host_label)
@@ -663,7 +584,7 @@ static int run_design(const struct design *d, const char *base)
 	snprintf(path, sizeof(path), "%s/file", dir);
 	if (lsetxattr(path, SECRET_NAME, "s3cret", 6, 0))
 		die("host secret");
-	if (d->sysctl && write_str(d->sysctl, "1\n"))
+	if (d->sysctl && ns_write_str(d->sysctl, "1\n"))
 		die(d->sysctl);
 
 	cell(d, "rules", "`%s`", d->rules);
@@ -679,7 +600,7 @@ static int run_design(const struct design *d, const char *base)
 		run_relabel(&dm);
 		_exit(0);
 	}
-	if (wait_child(pid))
+	if (ns_wait(pid))
 		return 1;
 	snprintf(path, sizeof(path), "%s/file", dir);
 	host_names(path, names, sizeof(names));
@@ -688,7 +609,7 @@ static int run_design(const struct design *d, const char *base)
 	host_names(path, names, sizeof(names));
 	cell(d, "host sees on file after the attacks", "`%s`", *names ? names : "(nothing)");
 	if (d->sysctl)
-		write_str(d->sysctl, "0\n");
+		ns_write_str(d->sysctl, "0\n");
 	xmap_free(&dm.map);
 	return 0;
 }
@@ -749,11 +670,11 @@ static int own_userns(void)
 	if (unshare(CLONE_NEWUSER))
 		return -1;
 	snprintf(map, sizeof(map), "0 %u 1\n", uid);
-	if (write_str("/proc/self/setgroups", "deny") ||
-	    write_str("/proc/self/uid_map", map))
+	if (ns_write_str("/proc/self/setgroups", "deny") ||
+	    ns_write_str("/proc/self/uid_map", map))
 		return -1;
 	snprintf(map, sizeof(map), "0 %u 1\n", gid);
-	return write_str("/proc/self/gid_map", map);
+	return ns_write_str("/proc/self/gid_map", map);
 }
 
 static mode_t file_type(const char *path)
