@@ -5,6 +5,9 @@ set -eu
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything big lives outside the repository, under one cache directory.
+# (CI may run without HOME: fall back to the user's home from passwd.)
+: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
+export HOME
 XATTRNS_CACHE=${XATTRNS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/xattrns}
 # The kernel git tree (patched branch) and the stock worktree beside it.
 XATTRNS_KTREE=${XATTRNS_KTREE:-$XATTRNS_CACHE/linux}
