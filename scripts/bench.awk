@@ -54,15 +54,15 @@ END {
 	print ""
 	print "| target | measured | goal | result | from |"
 	print "| --- | --- | --- | --- | --- |"
-	ops[1] = "get"; ops[2] = "set"; ops[3] = "list"; ops[4] = "remove+set"
+	ops[1] = "get"; ops[2] = "set"; ops[3] = "list"; ops[4] = "remove+set"; ops[5] = "list probe"
 	for (fi = 1; fi <= 2; fi++) {
 		fs = fi == 1 ? "tmpfs" : "ext4"
 		if (ic("stock", fs, "user.* regular file", "get") == "") continue
-		for (o = 1; o <= 4; o++) {
+		for (o = 1; o <= 5; o++) {
 			c = "user.* regular file"
 			target(fs " " c " " ops[o] ", patched/stock", ic("patched", fs, c, ops[o]) / ic("stock", fs, c, ops[o]), 1.02, "unchanged path")
 		}
-		for (o = 1; o <= 4; o++) {
+		for (o = 1; o <= 5; o++) {
 			c = "trusted.* initial namespace"
 			target(fs " " c " " ops[o] ", patched/stock", ic("patched", fs, c, ops[o]) / ic("stock", fs, c, ops[o]), 1.02, "unchanged path")
 		}

@@ -88,6 +88,13 @@ static void op_list(struct op *o)
 		die("listxattr");
 }
 
+/* the size probe, listxattr(size 0), that callers issue before listing */
+static void op_probe(struct op *o)
+{
+	if (listxattr(o->file, NULL, 0) < 0)
+		die("listxattr probe");
+}
+
 static void op_remove_set(struct op *o)
 {
 	if (removexattr(o->file, o->name))
@@ -131,6 +138,7 @@ static void measure_ops(const char *kase, const char *file, const char *name)
 	measure(kase, "get", op_get, &o);
 	measure(kase, "set", op_set, &o);
 	measure(kase, "list", op_list, &o);
+	measure(kase, "list probe", op_probe, &o);
 	measure(kase, "remove+set", op_remove_set, &o);
 }
 
@@ -265,6 +273,7 @@ static void bench_fs(const char *base, bool patched)
 		}
 		snprintf(kase, sizeof(kase), "list %d names, root", sizes[i]);
 		measure(kase, "list", op_list, &o);
+		measure(kase, "list probe", op_probe, &o);
 		if (patched) {
 			snprintf(kase, sizeof(kase), "list %d names, depth 1", sizes[i]);
 			snprintf(cur_file, sizeof(cur_file), "%s", file);
