@@ -1,6 +1,6 @@
 #!/usr/bin/awk -f
 # bench.awk: design/performance.md from the BENCH lines of four guest runs:
-#   bench-stock-icount.log bench-patched-icount.log bench-stock-wall.log bench-patched-wall.log
+#   console-{stock,patched}-bench-{icount,wall}.log (written by scripts/bench.sh)
 function kern(f) { return f ~ /patched/ ? "patched" : "stock" }
 function kind(f) { return f ~ /icount/ ? "icount" : "wall" }
 function r2(x) { return sprintf("%.3f", x) }

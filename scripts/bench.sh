@@ -13,29 +13,21 @@ export XATTRNS_ACCEL=tcg	# icount needs TCG
 export XATTRNS_CMDLINE_EXTRA=norandmaps	# the same addresses in every run
 
 t=$(now)
-pids=""
-for k in stock patched; do
-	XATTRNS_TAG=" icount" XATTRNS_LOG="$OUT/bench-$k-icount.log" \
-		XATTRNS_QEMU_EXTRA="-icount shift=0,sleep=off" \
-		"$REPO/scripts/boot.sh" "$k" bench 2>&1 &
-	pids="$pids $!"
-done
-rc=0
-for p in $pids; do
-	wait "$p" || rc=1
-done
-[ "$rc" = 0 ] || die "a benchmark run failed"
+XATTRNS_TAG=" icount" XATTRNS_LOG_SUFFIX=-bench-icount \
+	XATTRNS_QEMU_EXTRA="-icount shift=0,sleep=off" boot_both bench ||
+	die "a benchmark run failed"
 phase_end "instruction-count runs" "$t"
 t=$(now)
 for k in stock patched; do
-	XATTRNS_TAG=" wall" XATTRNS_LOG="$OUT/bench-$k-wall.log" \
+	XATTRNS_TAG=" wall" XATTRNS_LOG_SUFFIX=-bench-wall \
 		"$REPO/scripts/boot.sh" "$k" bench 2>&1
 done
 phase_end "wall-clock runs" "$t"
 
 awk -v stamp="$(date -u '+%Y-%m-%d %H:%M UTC')" -f "$REPO/scripts/bench.awk" \
-	"$OUT/bench-stock-icount.log" "$OUT/bench-patched-icount.log" \
-	"$OUT/bench-stock-wall.log" "$OUT/bench-patched-wall.log" >"$OUT/performance.md" ||
+	"$OUT/console-stock-bench-icount.log" "$OUT/console-patched-bench-icount.log" \
+	"$OUT/console-stock-bench-wall.log" "$OUT/console-patched-bench-wall.log" \
+	>"$OUT/performance.md" ||
 	die "bench.awk failed"
 echo
 sed -n '/^## Guest instructions per call/,/^## Wall-clock/p' "$OUT/performance.md" | sed '$d'

@@ -69,7 +69,7 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -serial mon:stdio -append "$cmdline"
 fi
 
-log=${XATTRNS_LOG:-$OUT/console-$kernel.log}
+log=$OUT/console-$kernel${XATTRNS_LOG_SUFFIX:-}.log
 [ "$mode" = probe ] && log=$run/console.log
 tmo=${XATTRNS_TIMEOUT:-600}
 start=$(now)

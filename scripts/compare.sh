@@ -8,15 +8,8 @@ total_start=$(now)
 build_all
 
 t=$(now)
-pids=""
-for k in stock patched; do
-	"$REPO/scripts/boot.sh" "$k" compare 2>&1 &
-	pids="$pids $!"
-done
 rc=0
-for p in $pids; do
-	wait "$p" || rc=1
-done
+boot_both compare || rc=1
 phase_end "guest runs" "$t"
 [ "$rc" = 0 ] || die "a comparison run failed (consoles: $OUT/console-*.log)"
 

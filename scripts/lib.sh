@@ -104,4 +104,19 @@ build_all() {
 	"$REPO/scripts/mkinitramfs.sh"
 }
 
+# boot_both MODE: boot the stock and the patched kernel in MODE at once
+# (scripts/boot.sh, with the caller's environment); fails if either does.
+boot_both() {
+	local k p pids="" rc=0
+
+	for k in stock patched; do
+		"$REPO/scripts/boot.sh" "$k" "$1" 2>&1 &
+		pids="$pids $!"
+	done
+	for p in $pids; do
+		wait "$p" || rc=1
+	done
+	return $rc
+}
+
 kimage_of() { echo "$(tree_of "$1")/_build/arch/x86/boot/bzImage"; }

@@ -245,20 +245,37 @@ static void daemon_path(struct daemon *dm, const char *file, char *path, size_t 
 		snprintf(path, len, "%s", file);
 }
 
-static int d_set(struct daemon *dm, const char *file, mode_t type,
-		 const char *guest, const char *value)
+/*
+ * Map the guest's name to the host's (into host) and open the daemon's
+ * handle on file. Returns 0, or the mapping's or the open's error; the
+ * handle is open only on success.
+ */
+static int d_open(struct daemon *dm, const char *file, mode_t type,
+		  const char *guest, char *host, size_t hostlen, struct handle *h)
 {
-	char host[256], path[512];
-	struct handle h;
+	char path[512];
 	int ret;
 
-	ret = xmap_to_host(&dm->map, guest, host, sizeof(host));
+	ret = xmap_to_host(&dm->map, guest, host, hostlen);
 	if (ret)
 		return ret;
 	daemon_path(dm, file, path, sizeof(path));
-	ret = handle_open(&h, path, type);
-	if (!ret)
-		ret = h_set(&h, host, value, 0);
+	ret = handle_open(h, path, type);
+	if (ret)
+		handle_close(h);
+	return ret;
+}
+
+static int d_set(struct daemon *dm, const char *file, mode_t type,
+		 const char *guest, const char *value)
+{
+	char host[256];
+	struct handle h;
+	int ret = d_open(dm, file, type, guest, host, sizeof(host), &h);
+
+	if (ret)
+		return ret;
+	ret = h_set(&h, host, value, 0);
 	handle_close(&h);
 	return ret;
 }
@@ -266,17 +283,13 @@ static int d_set(struct daemon *dm, const char *file, mode_t type,
 static ssize_t d_get(struct daemon *dm, const char *file, mode_t type,
 		     const char *guest, char *buf, size_t len)
 {
-	char host[256], path[512];
+	char host[256];
 	struct handle h;
-	ssize_t ret;
+	ssize_t ret = d_open(dm, file, type, guest, host, sizeof(host), &h);
 
-	ret = xmap_to_host(&dm->map, guest, host, sizeof(host));
 	if (ret)	/* virtiofsd answers a refused get with ENODATA */
 		return ret == -EPERM ? -ENODATA : ret;
-	daemon_path(dm, file, path, sizeof(path));
-	ret = handle_open(&h, path, type);
-	if (!ret)
-		ret = h_get(&h, host, buf, len);
+	ret = h_get(&h, host, buf, len);
 	handle_close(&h);
 	return ret;
 }
@@ -304,17 +317,13 @@ static int d_lists(struct daemon *dm, const char *file, mode_t type, const char 
 
 static int d_remove(struct daemon *dm, const char *file, mode_t type, const char *guest)
 {
-	char host[256], path[512];
+	char host[256];
 	struct handle h;
-	int ret;
+	int ret = d_open(dm, file, type, guest, host, sizeof(host), &h);
 
-	ret = xmap_to_host(&dm->map, guest, host, sizeof(host));
 	if (ret)
 		return ret;
-	daemon_path(dm, file, path, sizeof(path));
-	ret = handle_open(&h, path, type);
-	if (!ret)
-		ret = h_remove(&h, host);
+	ret = h_remove(&h, host);
 	handle_close(&h);
 	return ret;
 }
