@@ -4,11 +4,14 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help check run bench shell kernel initramfs export check-series clean distclean
+.PHONY: help check check-debug fuzz-debug run bench shell kernel initramfs export check-series clean distclean
 
 help:
 	@echo "make check      build both kernels (stock, patched), boot each in QEMU and run"
 	@echo "                the kselftests; last line: N passed, N failed, N skipped"
+	@echo "make check-debug  the same suite on the patched kernel built with KASAN,"
+	@echo "                UBSAN, lockdep, KFENCE, kmemleak (scripts/kernel-debug.config),"
+	@echo "                the fuzzer for FUZZ_SECONDS (default 60) per filesystem"
 	@echo "make run        the main job: the designs of the 2021 discussion, measured on"
 	@echo "                both kernels by tools/xattrd; prints the table and writes"
 	@echo "                design/comparison.md"
@@ -25,9 +28,15 @@ help:
 	@echo "make distclean  remove the whole cache directory (trees included)"
 	@echo "Variables: XATTRNS_CACHE (default ~/.cache/xattrns), XATTRNS_ACCEL=tcg|kvm,"
 	@echo "           XATTRNS_TIMEOUT (guest seconds), JOBS (build jobs)"
+	@echo "           XATTRNS_FUZZ_SECONDS, XATTRNS_FUZZ_SEED: the fuzzer's budget per"
+	@echo "           filesystem (make check: 3) and seed (default: from the clock)"
 
 check:
 	@$(S)/check.sh stock patched
+
+FUZZ_SECONDS ?= 60
+check-debug:
+	@XATTRNS_FUZZ_SECONDS=$${XATTRNS_FUZZ_SECONDS:-$(FUZZ_SECONDS)} $(S)/check.sh debug
 
 run:
 	@$(S)/compare.sh

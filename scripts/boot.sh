@@ -1,12 +1,14 @@
 #!/bin/bash
-# boot.sh stock|patched check|shell|probe: boot a kernel in QEMU with the
+# boot.sh stock|patched|debug check|shell|probe: boot a kernel in QEMU with the
 # initramfs and fresh ext4, xfs and btrfs disks.
 #   check: run the kselftests, console to $OUT/console-<kernel>.log, print
 #          progress and the tally, exit non-zero on any failure
 #   shell: an interactive busybox shell on this terminal
 #   probe: boot and answer, to see whether an accelerator works
 # Environment: XATTRNS_ACCEL=tcg|kvm (default: tcg unless a KVM probe boot
-# answered), XATTRNS_TIMEOUT (seconds, default 600), XATTRNS_QEMU_EXTRA.
+# answered), XATTRNS_TIMEOUT (seconds, default 600), XATTRNS_QEMU_EXTRA,
+# XATTRNS_TESTS (COLLECTION:TEST,... to run only those kselftests),
+# XATTRNS_FUZZ_SECONDS and XATTRNS_FUZZ_SEED (the fuzzer's budget and seed).
 . "$(dirname "$0")/lib.sh"
 
 kernel=${1:?usage: boot.sh stock|patched check|shell|probe}
@@ -62,7 +64,13 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 1G -smp 1
 	-nodefaults -no-reboot -display none
 	-kernel "$kimage" -initrd "$initrd" "${disks[@]}"
 	${XATTRNS_QEMU_EXTRA:-})
-cmdline="console=ttyS0 loglevel=5 panic=-1 tsc=reliable xattrns.mode=$mode ${XATTRNS_CMDLINE_EXTRA:-}"
+cmdline="console=ttyS0 loglevel=5 panic=-1 tsc=reliable xattrns.mode=$mode"
+# the fuzzer's budget (seconds per filesystem) and seed, when given
+[ -z "${XATTRNS_FUZZ_SECONDS:-}" ] || cmdline="$cmdline xattrns.fuzz_seconds=$XATTRNS_FUZZ_SECONDS"
+[ -z "${XATTRNS_FUZZ_SEED:-}" ] || cmdline="$cmdline xattrns.fuzz_seed=$XATTRNS_FUZZ_SEED"
+# only some kselftest programs: XATTRNS_TESTS=filesystems/xattr:xattr_fuzz_test
+[ -z "${XATTRNS_TESTS:-}" ] || cmdline="$cmdline xattrns.tests=$XATTRNS_TESTS"
+cmdline="$cmdline ${XATTRNS_CMDLINE_EXTRA:-}"
 
 if [ "$mode" = shell ]; then
 	log "booting the $kernel kernel ($accel); leave with: reboot -f (or Ctrl-a x)"
@@ -71,7 +79,11 @@ fi
 
 log=$OUT/console-$kernel${XATTRNS_LOG_SUFFIX:-}.log
 [ "$mode" = probe ] && log=$run/console.log
-tmo=${XATTRNS_TIMEOUT:-600}
+# the fuzzer runs its budget twice per filesystem (fuzz, concurrent); the
+# debug kernel is several times slower at everything else
+base=600
+[ "$kernel" != debug ] || base=2400
+tmo=${XATTRNS_TIMEOUT:-$((base + 12 * ${XATTRNS_FUZZ_SECONDS:-3}))}
 start=$(now)
 [ "$mode" != probe ] && log "$kernel: booting ($accel, timeout ${tmo}s; console: $log)"
 set +e

@@ -1,25 +1,27 @@
 #!/bin/bash
-# build-kernel.sh stock|patched: configure (tinyconfig + scripts/kernel.config)
-# and build one kernel in <tree>/_build, with ccache. Skips the build when its
-# inputs (the tree's commit and edits, the fragment) did not change.
+# build-kernel.sh stock|patched|debug: configure (tinyconfig +
+# scripts/kernel.config, + scripts/kernel-debug.config for debug) and build
+# one kernel in <tree>/_build (debug: <tree>/_build-debug), with ccache.
+# Skips the build when its inputs (the tree's commit and edits, the
+# fragments) did not change.
 . "$(dirname "$0")/lib.sh"
 
-name=${1:?usage: build-kernel.sh stock|patched}
+name=${1:?usage: build-kernel.sh stock|patched|debug}
 tree=$(tree_of "$name")
 [ -d "$tree" ] || die "no kernel tree at $tree (run scripts/prepare-tree.sh)"
 lock
 need_build_tools
-bdir=$tree/_build
-frag=$REPO/scripts/kernel.config
+bdir=$(bdir_of "$name")
+frags=$(frags_of "$name")
 mkdir -p "$bdir"
-kmake() { make -C "$tree" O=_build CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
+kmake() { make -C "$tree" O="${bdir##*/}" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
 
 # The inputs: the source (commit plus uncommitted edits to tracked files)
 # and the config fragment.
 stamp=$( {
 	git -C "$tree" rev-parse HEAD
 	git -C "$tree" diff HEAD
-	cat "$frag"
+	cat $frags
 	echo "${XATTRNS_KMAKE_EXTRA:-}"
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$bdir/arch/x86/boot/bzImage" ] && [ "$(cat "$bdir/.xattrns-stamp" 2>/dev/null)" = "$stamp" ]; then
@@ -28,12 +30,12 @@ if [ -f "$bdir/arch/x86/boot/bzImage" ] && [ "$(cat "$bdir/.xattrns-stamp" 2>/de
 fi
 
 start=$(now)
-fraghash=$(sha256sum "$frag" | cut -d' ' -f1)
+fraghash=$(cat $frags | sha256sum | cut -d' ' -f1)
 if [ ! -f "$bdir/.config" ] || [ "$(cat "$bdir/.xattrns-config" 2>/dev/null)" != "$fraghash" ]; then
-	log "$name: configuring (tinyconfig + scripts/kernel.config)"
+	log "$name: configuring (tinyconfig +$(for f in $frags; do printf ' %s' "${f#"$REPO"/}"; done))"
 	kmake -s tinyconfig >/dev/null
-	(cd "$tree" && KCONFIG_CONFIG=_build/.config \
-		scripts/kconfig/merge_config.sh -m -O _build _build/.config "$frag" >/dev/null)
+	(cd "$tree" && KCONFIG_CONFIG="${bdir##*/}/.config" \
+		scripts/kconfig/merge_config.sh -m -O "${bdir##*/}" "${bdir##*/}/.config" $frags >/dev/null)
 	kmake -s olddefconfig >/dev/null
 	# Every option of the fragment must have survived: a typo or an unmet
 	# dependency silently drops it otherwise.
@@ -41,8 +43,8 @@ if [ ! -f "$bdir/.config" ] || [ "$(cat "$bdir/.xattrns-config" 2>/dev/null)" !=
 	while IFS= read -r line; do
 		case $line in CONFIG_*=*) ;; *) continue ;; esac
 		grep -qx "$line" "$bdir/.config" || { warn "$name: $line did not stick"; bad=1; }
-	done <"$frag"
-	[ "$bad" = 0 ] || die "kernel config: fix scripts/kernel.config (see warnings above)"
+	done < <(cat $frags)
+	[ "$bad" = 0 ] || die "kernel config: fix$(for f in $frags; do printf ' %s' "${f#"$REPO"/}"; done) (see warnings above)"
 	echo "$fraghash" >"$bdir/.xattrns-config"
 fi
 

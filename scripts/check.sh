@@ -12,7 +12,11 @@ lock
 t=$(now)
 "$REPO/scripts/prepare-tree.sh"
 phase_end "prepare trees" "$t"
-for k in $kernels; do
+# the initramfs is built against the patched tree's headers: the debug
+# kernel needs it built too
+builds=$kernels
+case " $kernels " in *" debug "*) case " $kernels " in *" patched "*) ;; *) builds="patched $kernels" ;; esac ;; esac
+for k in $builds; do
 	"$REPO/scripts/build-kernel.sh" "$k"
 done
 "$REPO/scripts/mkinitramfs.sh"

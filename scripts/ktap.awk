@@ -37,7 +37,7 @@ BEGIN {
 /XATTRNS-DMESG-BEGIN/ { indmesg = 1; next }
 /XATTRNS-DMESG-END/ { indmesg = 0; next }
 # Kernel trouble, on the console or in the dmesg dump: fail the run.
-/(WARNING: |BUG: |BUG kmalloc|Oops|general protection fault|Kernel panic|kernel BUG at|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|KASAN: |UBSAN: |KFENCE: |kmemleak: .*new suspected|INFO: task .* blocked|Call Trace:|RIP: )/ {
+/(WARNING: |BUG: |BUG kmalloc|Oops|general protection fault|Kernel panic|kernel BUG at|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|KASAN: |UBSAN: |KFENCE: |kmemleak: .*new suspected|unreferenced object 0x|INFO: task .* blocked|Call Trace:|RIP: )/ {
 	if (!(line in splat_seen)) {
 		splat_seen[line] = 1
 		splats[++nsplats] = line

@@ -87,12 +87,25 @@ lock() {
 }
 
 # The kernel trees and their build directories.
+# The debug kernel is the patched tree built with scripts/kernel-debug.config
+# on top (KASAN, UBSAN, lockdep, ...) in its own build directory.
 tree_of() {
 	case $1 in
 	stock) echo "$STOCK_TREE" ;;
-	patched) echo "$XATTRNS_KTREE" ;;
-	*) die "unknown kernel '$1' (expected stock or patched)" ;;
+	patched | debug) echo "$XATTRNS_KTREE" ;;
+	*) die "unknown kernel '$1' (expected stock, patched or debug)" ;;
 	esac
+}
+bdir_of() {
+	case $1 in
+	debug) echo "$(tree_of "$1")/_build-debug" ;;
+	*) echo "$(tree_of "$1")/_build" ;;
+	esac
+}
+# The config fragments of a kernel, merged in this order on tinyconfig.
+frags_of() {
+	echo "$REPO/scripts/kernel.config"
+	[ "$1" != debug ] || echo "$REPO/scripts/kernel-debug.config"
 }
 # Prepare the trees, build both kernels and the initramfs (each step only
 # when its inputs changed), under the lock.
@@ -119,4 +132,4 @@ boot_both() {
 	return $rc
 }
 
-kimage_of() { echo "$(tree_of "$1")/_build/arch/x86/boot/bzImage"; }
+kimage_of() { echo "$(bdir_of "$1")/arch/x86/boot/bzImage"; }

@@ -52,7 +52,7 @@ if [ ! -d "$XATTRNS_KTREE/.git" ]; then
 		-m "Debian's $SRC_TARBALL with its top-level packaging ignore lines dropped from .gitignore."
 	tag=pristine-$(printf '%s' "$pkgver" | tr '~:' '__')
 	git tag "$tag"
-	printf '_build/\n/tools/testing/selftests/filesystems/xattr/\n' >>.git/info/exclude
+	printf '_build/\n_build-debug/\n/tools/testing/selftests/filesystems/xattr/\n' >>.git/info/exclude
 	echo "$pkgver" >"$verfile"
 	phase_end "tree preparation" "$start"
 fi

@@ -15,8 +15,6 @@
  * without the switch.
  */
 #include "xattr_util.h"
-#include <linux/io_uring.h>
-#include <sys/mman.h>
 #include "../../kselftest_harness.h"
 
 #define SWITCH "/proc/sys/fs/xattr_trusted_userns"
@@ -212,17 +210,10 @@ TEST_F(trusted, userns_root_mapped_to_host_root_refused)
 static pid_t fork_in_chain(const char * const *maps, int depth)
 {
 	pid_t pid = fork();
-	int i, fd;
 
-	if (pid != 0)
-		return pid;
-	for (i = 0; i < depth; i++) {
-		fd = xt_userns_fd_map(maps[i]);
-		XT_CHECK(fd >= 0);
-		XT_CHECK(xt_enter_userns(fd, 0, 0) == 0);
-		close(fd);
-	}
-	return 0;
+	if (pid == 0)
+		XT_CHECK(xt_enter_chain(maps, depth) == 0);
+	return pid;
 }
 
 #define NEED_SWITCH() do {						\
@@ -530,6 +521,8 @@ static const char * const malformed[] = {
 	"trusted<-1>.x", "trusted<4294967295>.x", "trusted<1",
 	"trusted<1>", "trusted<1>.", "trusted<1>x", "trusted<a>.b",
 	"trusted<1><>.x", "trusted< 1>.x", "trusted.<1000>.x", "trusted.<",
+	/* namespace 1 would list it as the reserved "trusted.<2>.x" */
+	"trusted<1>.<2>.x",
 };
 
 static void check_malformed(const char *f)
@@ -574,9 +567,34 @@ TEST_F(trusted, userns_malformed_names)
 }
 
 /*
+ * Inside a namespace, "trusted." names nothing (it would be stored as
+ * "trusted.<1000>.", which no namespace can spell): EINVAL, as the initial
+ * namespace's root gets, and nothing is stored. Found by the fuzzer.
+ */
+TEST_F(trusted, userns_empty_name)
+{
+	const char *l1[] = { NS_L1 };
+	const char *f = self->file;
+
+	NEED_SWITCH();
+	IN_CHAIN(l1, 1, {
+		XT_CHECK_ERR(setxattr(f, "trusted.", "v", 1, 0), EINVAL);
+		XT_CHECK_ERR(getxattr(f, "trusted.", NULL, 0), EINVAL);
+		XT_CHECK_ERR(removexattr(f, "trusted."), EINVAL);
+		XT_CHECK(trusted_names_are(f, NAMES(NULL)));
+	});
+	errno = 0;
+	ASSERT_EQ(-1, setxattr(f, "trusted.", "v", 1, 0));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host")));
+}
+
+/*
  * The longest name that fits once translated, and one byte more (ERANGE),
  * from a namespace (prefix "<1000>") and from the initial namespace.
  */
+static char bigbuf[XATTR_SIZE_MAX + 1];
+
 TEST_F(trusted, userns_name_length)
 {
 	const char *l1[] = { NS_L1 };
@@ -596,6 +614,9 @@ TEST_F(trusted, userns_name_length)
 			XT_CHECK(getxattr(f, fits, NULL, 0) == 1);
 			XT_CHECK_ERR(setxattr(f, over, "v", 1, 0), ERANGE);
 			XT_CHECK_ERR(getxattr(f, over, NULL, 0), ERANGE);
+			/* the name's ERANGE, not the big buffer's E2BIG (fuzzer) */
+			XT_CHECK_ERR(getxattr(f, over, bigbuf, XATTR_SIZE_MAX), ERANGE);
+			XT_CHECK_ERR(getxattr(f, over, bigbuf, XATTR_SIZE_MAX + 1), ERANGE);
 		});
 	}
 	ASSERT_EQ(0, setxattr(f, host_fits, "w", 1, XATTR_CREATE));
@@ -682,64 +703,6 @@ TEST_F(trusted, userns_list_probe_and_erange)
 	ASSERT_EQ(ERANGE, errno);
 }
 
-/*
- * One xattr operation through a fresh io_uring: op is IORING_OP_SETXATTR,
- * _GETXATTR (path), _FSETXATTR or _FGETXATTR (fd). Returns the CQE's
- * result, or -errno when io_uring itself is not available.
- */
-static long uring_xattr(int op, int fd, const char *path, const char *name,
-			void *value, size_t len, int flags)
-{
-	struct io_uring_params p = {};
-	struct io_uring_sqe *sqe;
-	struct io_uring_cqe *cqe;
-	size_t sqsz, cqsz, sz;
-	unsigned int *tail;
-	long res;
-	void *sq;
-	int ring;
-
-	ring = syscall(__NR_io_uring_setup, 1, &p);
-	if (ring < 0)
-		return -errno;
-	sqsz = p.sq_off.array + p.sq_entries * sizeof(__u32);
-	cqsz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
-	sz = sqsz > cqsz ? sqsz : cqsz;
-	/* kernels since 5.4 map both rings at once */
-	sq = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-		  ring, IORING_OFF_SQ_RING);
-	sqe = mmap(NULL, p.sq_entries * sizeof(*sqe), PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
-	if (sq == MAP_FAILED || sqe == MAP_FAILED || !(p.features & IORING_FEAT_SINGLE_MMAP)) {
-		close(ring);
-		return -ENOSYS;
-	}
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = op;
-	sqe->fd = fd;
-	sqe->addr = (unsigned long)name;
-	sqe->addr2 = (unsigned long)value;
-	sqe->addr3 = (unsigned long)path;
-	sqe->len = len;
-	sqe->xattr_flags = flags;
-	((unsigned int *)((char *)sq + p.sq_off.array))[0] = 0;
-	tail = (unsigned int *)((char *)sq + p.sq_off.tail);
-	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
-	if (syscall(__NR_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
-		res = -errno;
-	} else {
-		unsigned int head = *(unsigned int *)((char *)sq + p.cq_off.head);
-		unsigned int mask = *(unsigned int *)((char *)sq + p.cq_off.ring_mask);
-
-		cqe = (struct io_uring_cqe *)((char *)sq + p.cq_off.cqes) + (head & mask);
-		res = cqe->res;
-	}
-	munmap(sqe, p.sq_entries * sizeof(*sqe));
-	munmap(sq, sz);
-	close(ring);
-	return res;
-}
-
 /* io_uring's xattr operations give the results of the system calls. */
 TEST_F(trusted, userns_io_uring)
 {
@@ -747,16 +710,16 @@ TEST_F(trusted, userns_io_uring)
 	const char *f = self->file;
 	long ret;
 
-	ret = uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.host", NULL, 0, 0);
+	ret = xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.host", NULL, 0, 0);
 	if (ret == -ENOSYS || ret == -EPERM)
 		SKIP(return, "io_uring not available (%ld)", ret);
 	ASSERT_EQ(1, ret);
 	if (!self->had_switch) {
 		/* stock: a namespace root gets what the system calls give */
 		IN_CHAIN(l1, 1, {
-			XT_CHECK(uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u",
+			XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u",
 					     "io", 2, 0) == -EPERM);
-			XT_CHECK(uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.host",
+			XT_CHECK(xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.host",
 					     NULL, 0, 0) == -ENODATA);
 		});
 		return;
@@ -767,22 +730,22 @@ TEST_F(trusted, userns_io_uring)
 		int fd = open(f, O_RDONLY | O_CLOEXEC);
 
 		XT_CHECK(fd >= 0);
-		XT_CHECK(uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
+		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
 				     XATTR_CREATE) == 0);
-		XT_CHECK(uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
+		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
 				     XATTR_CREATE) == -EEXIST);
-		XT_CHECK(uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.u", buf,
+		XT_CHECK(xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.u", buf,
 				     sizeof(buf), 0) == 2);
 		XT_CHECK(!memcmp(buf, "io", 2));
-		XT_CHECK(uring_xattr(IORING_OP_FSETXATTR, fd, NULL, "trusted<3>.f",
+		XT_CHECK(xt_uring_xattr(IORING_OP_FSETXATTR, fd, NULL, "trusted<3>.f",
 				     "fd", 2, 0) == 0);
-		XT_CHECK(uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted<3>.f",
+		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted<3>.f",
 				     buf, sizeof(buf), 0) == 2);
-		XT_CHECK(uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.host",
+		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.host",
 				     buf, sizeof(buf), 0) == -ENODATA);
-		XT_CHECK(uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted<01>.x", "v", 1,
+		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted<01>.x", "v", 1,
 				     0) == -EINVAL);
-		XT_CHECK(uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>.x",
+		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>.x",
 				     buf, sizeof(buf), 0) == -EINVAL);
 		/* and the system calls agree */
 		XT_CHECK(has_value(f, "trusted.u", "io"));

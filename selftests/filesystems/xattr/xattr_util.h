@@ -28,6 +28,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/io_uring.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #ifndef MOUNT_ATTR_IDMAP
@@ -382,6 +384,85 @@ static inline int xt_enter_userns(int userns_fd, uid_t uid, gid_t gid)
 	if (setns(userns_fd, CLONE_NEWUSER))
 		return -errno;
 	return xt_become(uid, gid);
+}
+
+/*
+ * Enter a chain of new user namespaces, one per map (uid and gid maps
+ * alike), each created and mapped by the root of the level above, and
+ * become root of the last. Returns 0 or a negative errno.
+ */
+static inline int xt_enter_chain(const char * const *maps, int depth)
+{
+	int i, fd, ret;
+
+	for (i = 0; i < depth; i++) {
+		fd = xt_userns_fd_map(maps[i]);
+		if (fd < 0)
+			return fd;
+		ret = xt_enter_userns(fd, 0, 0);
+		close(fd);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * One xattr operation through a fresh io_uring: op is IORING_OP_SETXATTR,
+ * _GETXATTR (path), _FSETXATTR or _FGETXATTR (fd). Returns the CQE's
+ * result, or -errno when io_uring itself is not available.
+ */
+static inline long xt_uring_xattr(int op, int fd, const char *path, const char *name,
+			void *value, size_t len, int flags)
+{
+	struct io_uring_params p = {};
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	size_t sqsz, cqsz, sz;
+	unsigned int *tail;
+	long res;
+	void *sq;
+	int ring;
+
+	ring = syscall(__NR_io_uring_setup, 1, &p);
+	if (ring < 0)
+		return -errno;
+	sqsz = p.sq_off.array + p.sq_entries * sizeof(__u32);
+	cqsz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	sz = sqsz > cqsz ? sqsz : cqsz;
+	/* kernels since 5.4 map both rings at once */
+	sq = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		  ring, IORING_OFF_SQ_RING);
+	sqe = mmap(NULL, p.sq_entries * sizeof(*sqe), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || sqe == MAP_FAILED || !(p.features & IORING_FEAT_SINGLE_MMAP)) {
+		close(ring);
+		return -ENOSYS;
+	}
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = op;
+	sqe->fd = fd;
+	sqe->addr = (unsigned long)name;
+	sqe->addr2 = (unsigned long)value;
+	sqe->addr3 = (unsigned long)path;
+	sqe->len = len;
+	sqe->xattr_flags = flags;
+	((unsigned int *)((char *)sq + p.sq_off.array))[0] = 0;
+	tail = (unsigned int *)((char *)sq + p.sq_off.tail);
+	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+		res = -errno;
+	} else {
+		unsigned int head = *(unsigned int *)((char *)sq + p.cq_off.head);
+		unsigned int mask = *(unsigned int *)((char *)sq + p.cq_off.ring_mask);
+
+		cqe = (struct io_uring_cqe *)((char *)sq + p.cq_off.cqes) + (head & mask);
+		res = cqe->res;
+	}
+	munmap(sqe, p.sq_entries * sizeof(*sqe));
+	munmap(sq, sz);
+	close(ring);
+	return res;
 }
 
 /*

@@ -1,0 +1,1504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A model-checking fuzzer, a concurrency test and fault tests for xattrs
+ * in user namespaces (fs.xattr_trusted_userns and fs.xattr_user_special).
+ *
+ * fuzz: a dozen long-lived "actor" processes, each a kind of caller (the
+ * initial namespace's root, owner and other user; namespace roots at
+ * depths 1 to 4, a same-root nested namespace, siblings, a member without
+ * capabilities, a root whose namespace does not map the files' owner),
+ * carry out random set/get/list/remove calls through every entry point
+ * (path, l*, f*, a /proc/self/fd path as virtiofsd uses, io_uring) with
+ * random names (valid, malformed, reserved, every length up to and past
+ * the limits, non-ASCII bytes, every namespace prefix), flags and sizes,
+ * on every file type. The parent keeps a model of what is stored and
+ * predicts each result: the errno, the value, the list each caller must
+ * see. After every step the caller's list of the file must be exactly its
+ * view of the model; every 64 steps every caller lists every file and
+ * reads back every name. The run is bounded by XATTR_FUZZ_SECONDS per
+ * filesystem (default 3) and seeded by XATTR_FUZZ_SEED (default: the
+ * time); the seed is printed, and a failure prints the step to replay.
+ *
+ * concurrent: workers in different namespaces change and list the same
+ * inodes at once; each must always see exactly its own names, and at the
+ * end the filesystem holds exactly the union of what they kept.
+ *
+ * enospc, erofs: a set that fails for want of space leaves the old value
+ * and every other entry intact; on a read-only remount, changes give
+ * EROFS and nothing is lost.
+ */
+#include "xattr_util.h"
+#include <stdarg.h>
+#include <stdint.h>
+#include <time.h>
+#include <sys/statfs.h>
+#include "../../kselftest_harness.h"
+
+#define TRUSTED_SWITCH "/proc/sys/fs/xattr_trusted_userns"
+#define USER_SWITCH "/proc/sys/fs/xattr_user_special"
+#define NAME_MAX_X 255		/* XATTR_NAME_MAX */
+#define SIZE_MAX_X 65536	/* XATTR_SIZE_MAX */
+#define LIST_MAX_X 65536	/* XATTR_LIST_MAX */
+
+/* ---- randomness: xorshift64*, replayable from the printed seed ---- */
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static unsigned int rn(unsigned int n)
+{
+	return n ? rnd() % n : 0;
+}
+
+static bool chance(unsigned int percent)
+{
+	return rn(100) < percent;
+}
+
+/* ---- the callers ---- */
+
+/* the owner of every file under test, uid and gid */
+#define OWNER 1000
+
+#define L1 "0 1000 1000\n"		/* root 1000 = the owner */
+#define L2 "0 5 50\n100 0 1\n"		/* root = L1's 5; owner = its 100 */
+#define L3 "0 7 10\n100 100 1\n"	/* root = L2's 7 */
+#define L4 "0 2 3\n100 100 1\n"		/* root = L3's 2 */
+
+struct actor {
+	const char *label;
+	int depth;
+	const char *maps[4];
+	uid_t uid;		/* 0: root of its namespace, else become uid */
+	const char *prefix;	/* its trusted prefix, "<u1>...<uN>" */
+	bool cap;		/* CAP_SYS_ADMIN, CAP_FOWNER... in its namespace */
+	bool mapped;		/* the files' owner is mapped in its namespace */
+	bool owner;		/* its fsuid is the files' owner */
+};
+
+static const struct actor actors[] = {
+	{ "root", 0, {}, 0, "", true, true, false },
+	{ "owner", 0, {}, OWNER, "", false, true, true },
+	{ "other", 0, {}, 2000, "", false, true, false },
+	{ "ns1", 1, { L1 }, 0, "<1000>", true, true, true },
+	{ "ns1-member", 1, { L1 }, 5, "<1000>", false, true, false },
+	{ "ns1-sibling", 1, { "0 1000 1\n" }, 0, "<1000>", true, true, true },
+	{ "ns1001", 1, { "0 1001 1\n1 1000 1\n" }, 0, "<1001>", true, true, false },
+	{ "ns-unmapped", 1, { "0 2000 1\n" }, 0, "<2000>", true, false, false },
+	{ "ns2", 2, { L1, L2 }, 0, "<1000><5>", true, true, false },
+	{ "ns2-sameroot", 2, { L1, "0 0 1000\n" }, 0, "<1000><0>", true, true, true },
+	{ "ns3", 3, { L1, L2, L3 }, 0, "<1000><5><7>", true, true, false },
+	{ "ns4", 4, { L1, L2, L3, L4 }, 0, "<1000><5><7><2>", true, true, false },
+};
+
+#define NR_ACTORS (sizeof(actors) / sizeof(actors[0]))
+
+static bool owner_or_cap(const struct actor *a)
+{
+	return a->owner || (a->cap && a->mapped);
+}
+
+/* ---- the files ---- */
+
+struct fnode {
+	const char *name;
+	mode_t type;
+};
+
+/* "l" is a symlink to "r0"; the path calls and io_uring follow it */
+static const struct fnode fnodes[] = {
+	{ "r0", S_IFREG }, { "r1", S_IFREG }, { "d", S_IFDIR },
+	{ "l", S_IFLNK }, { "c", S_IFCHR }, { "b", S_IFBLK },
+	{ "p", S_IFIFO }, { "s", S_IFSOCK },
+};
+
+#define NR_NODES (sizeof(fnodes) / sizeof(fnodes[0]))
+#define NODE_SYMLINK 3
+#define NODE_TARGET 0
+
+/* ---- the operations, as the parent asks an actor ---- */
+
+enum op { OP_SET, OP_GET, OP_LIST, OP_REMOVE };
+static const char * const op_names[] = { "set", "get", "list", "remove" };
+
+enum via {
+	VIA_PATH,	/* setxattr(path): follows a symlink */
+	VIA_LINK,	/* lsetxattr(path) */
+	VIA_FD,		/* fsetxattr(open fd), regular files and directories */
+	VIA_PROCFD,	/* setxattr("/proc/self/fd/N") of an O_PATH fd */
+	VIA_URING,	/* IORING_OP_SETXATTR/GETXATTR (path, follows) */
+	VIA_URING_FD,	/* IORING_OP_FSETXATTR/FGETXATTR */
+	NR_VIA
+};
+static const char * const via_names[] = {
+	"path", "l*", "f*", "procfd", "io_uring", "io_uring-fd",
+};
+
+#define NAME_BUF 320
+
+struct request {
+	int op, via, node, flags;
+	char name[NAME_BUF];
+	size_t size;		/* value size (set), buffer size (get, list) */
+};
+
+struct reply {
+	long ret;
+	int err;
+};
+
+/* One page of requests and replies, and the value/list buffers. */
+struct chan {
+	struct request req;
+	struct reply rep;
+	char in[SIZE_MAX_X + 16];
+	char out[LIST_MAX_X + SIZE_MAX_X + 16];
+};
+
+static const char *node_path(const char *dir, int node, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", dir, fnodes[node].name);
+	return buf;
+}
+
+/* Carry out one request, as the actor. */
+static void actor_do(const char *dir, struct chan *c)
+{
+	struct request *q = &c->req;
+	char path[PATH_MAX], fdpath[64];
+	const char *p = node_path(dir, q->node, path, sizeof(path));
+	void *value = q->op == OP_SET ? (void *)c->in : (void *)c->out;
+	int fd = -1;
+	long ret;
+
+	errno = 0;
+	if (q->via == VIA_FD || q->via == VIA_URING_FD) {
+		fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+			  (fnodes[q->node].type == S_IFDIR ? O_DIRECTORY : 0));
+	} else if (q->via == VIA_PROCFD) {
+		fd = open(p, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		p = fdpath;
+	}
+	if (q->via >= VIA_FD && q->via != VIA_URING && fd < 0) {
+		c->rep.ret = -1;
+		c->rep.err = 1000 + errno;	/* the harness itself failed */
+		return;
+	}
+	if (q->via == VIA_URING || q->via == VIA_URING_FD) {
+		int op = q->op == OP_SET ?
+			(fd < 0 ? IORING_OP_SETXATTR : IORING_OP_FSETXATTR) :
+			(fd < 0 ? IORING_OP_GETXATTR : IORING_OP_FGETXATTR);
+
+		ret = xt_uring_xattr(op, fd, fd < 0 ? p : NULL, q->name, value,
+				     q->size, q->flags);
+		if (ret < 0) {
+			errno = -ret;
+			ret = -1;
+		}
+	} else {
+		switch (q->op) {
+		case OP_SET:
+			ret = q->via == VIA_LINK ?
+				lsetxattr(p, q->name, value, q->size, q->flags) :
+			      q->via == VIA_FD ?
+				fsetxattr(fd, q->name, value, q->size, q->flags) :
+				setxattr(p, q->name, value, q->size, q->flags);
+			break;
+		case OP_GET:
+			ret = q->via == VIA_LINK ?
+				lgetxattr(p, q->name, value, q->size) :
+			      q->via == VIA_FD ? fgetxattr(fd, q->name, value, q->size) :
+				getxattr(p, q->name, value, q->size);
+			break;
+		case OP_LIST:
+			ret = q->via == VIA_LINK ? llistxattr(p, value, q->size) :
+			      q->via == VIA_FD ? flistxattr(fd, value, q->size) :
+				listxattr(p, value, q->size);
+			break;
+		default:
+			ret = q->via == VIA_LINK ? lremovexattr(p, q->name) :
+			      q->via == VIA_FD ? fremovexattr(fd, q->name) :
+				removexattr(p, q->name);
+			break;
+		}
+	}
+	c->rep.ret = ret;
+	c->rep.err = ret < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+struct actor_proc {
+	pid_t pid;
+	int go, done;		/* pipes: request ready, reply ready */
+	struct chan *chan;
+};
+
+/* Start an actor: enter its namespaces, become its user, serve requests. */
+static int actor_start(const struct actor *a, const char *dir,
+		       struct actor_proc *ap)
+{
+	int go[2], done[2];
+	char c = 0;
+
+	ap->chan = mmap(NULL, sizeof(struct chan), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ap->chan == MAP_FAILED)
+		return -errno;
+	if (pipe2(go, O_CLOEXEC) || pipe2(done, O_CLOEXEC))
+		return -errno;
+	ap->pid = fork();
+	if (ap->pid < 0)
+		return -errno;
+	if (ap->pid == 0) {
+		close(go[1]);
+		close(done[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (xt_enter_chain(a->maps, a->depth)) {
+			fprintf(stderr, "# actor %s: cannot enter its namespaces: %s\n",
+				a->label, strerror(errno));
+			_exit(1);
+		}
+		if (a->uid && xt_become(a->uid, a->uid)) {
+			fprintf(stderr, "# actor %s: cannot become uid %u\n",
+				a->label, a->uid);
+			_exit(1);
+		}
+		if (write(done[1], &c, 1) != 1)
+			_exit(1);
+		while (read(go[0], &c, 1) == 1) {
+			actor_do(dir, ap->chan);
+			if (write(done[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(go[0]);
+	close(done[1]);
+	ap->go = go[1];
+	ap->done = done[0];
+	/* the actor says when it is ready */
+	if (read(ap->done, &c, 1) != 1) {
+		fprintf(stderr, "# actor %s did not start\n", a->label);
+		return -ECHILD;
+	}
+	return 0;
+}
+
+static int actor_call(struct actor_proc *ap)
+{
+	char c = 0;
+
+	if (write(ap->go, &c, 1) != 1 || read(ap->done, &c, 1) != 1)
+		return -ECHILD;
+	return 0;
+}
+
+static void actor_stop(struct actor_proc *ap)
+{
+	if (ap->pid <= 0)
+		return;
+	close(ap->go);
+	close(ap->done);
+	xt_wait(ap->pid);
+	munmap(ap->chan, sizeof(struct chan));
+	ap->pid = 0;
+}
+
+/* ---- the model ---- */
+
+struct entry {
+	char *key;	/* the name as the initial namespace spells it */
+	char *val;
+	size_t len;
+};
+
+#define MAX_ENTRIES 48
+
+struct model {
+	struct entry e[NR_NODES][MAX_ENTRIES];
+	int n[NR_NODES];
+};
+
+static struct entry *model_find(struct model *m, int node, const char *key)
+{
+	int i;
+
+	for (i = 0; i < m->n[node]; i++)
+		if (!strcmp(m->e[node][i].key, key))
+			return &m->e[node][i];
+	return NULL;
+}
+
+static void model_set(struct model *m, int node, const char *key,
+		      const char *val, size_t len)
+{
+	struct entry *e = model_find(m, node, key);
+
+	if (!e) {
+		e = &m->e[node][m->n[node]++];
+		e->key = strdup(key);
+	} else {
+		free(e->val);
+	}
+	e->val = malloc(len ? len : 1);
+	memcpy(e->val, val, len);
+	e->len = len;
+}
+
+static void model_remove(struct model *m, int node, const char *key)
+{
+	struct entry *e = model_find(m, node, key);
+
+	free(e->key);
+	free(e->val);
+	*e = m->e[node][--m->n[node]];
+}
+
+static void model_free(struct model *m)
+{
+	unsigned int node;
+
+	for (node = 0; node < NR_NODES; node++)
+		while (m->n[node])
+			model_remove(m, node, m->e[node][0].key);
+}
+
+/* What a name is, for a caller (see xattr_stored_name() in fs/xattr.c). */
+enum kind {
+	K_USER,		/* user.* */
+	K_SECURITY,	/* security.* */
+	K_TRUSTED,	/* trusted.* or trusted<...>.*, translated to key */
+	K_OTHER,	/* no handler: EOPNOTSUPP, or a permission error */
+	K_ERROR,	/* refused before anything else, with err */
+};
+
+struct name_class {
+	enum kind kind;
+	int err;		/* K_ERROR */
+	bool copy;		/* K_ERROR when the name is copied in */
+	bool empty;		/* nothing after the prefix: EINVAL once permitted */
+	char key[NAME_BUF + 32];
+};
+
+/*
+ * "<u1>...<uN>.x": canonical decimal uids up to 4294967294, then ".x"
+ * where x is not empty and does not start with '<'
+ */
+static bool chain_valid(const char *s)
+{
+	const char *p = s;
+
+	while (*p == '<') {
+		const char *d = ++p;
+		unsigned long long v = 0;
+
+		while (*p >= '0' && *p <= '9') {
+			v = v * 10 + (*p - '0');
+			if (v > 4294967294ULL)
+				return false;
+			p++;
+		}
+		if (p == d || *p != '>' || (*d == '0' && p - d > 1))
+			return false;
+		p++;
+	}
+	return p != s && p[0] == '.' && p[1] && p[1] != '<';
+}
+
+static void classify(const struct actor *a, const char *name, struct name_class *nc)
+{
+	size_t len = strlen(name), stored;
+	const char *rest = name + 7;
+
+	memset(nc, 0, sizeof(*nc));
+	if (len == 0 || len > NAME_MAX_X) {
+		nc->kind = K_ERROR;
+		nc->err = ERANGE;
+		nc->copy = true;
+		return;
+	}
+	if (!strncmp(name, "user.", 5) || !strncmp(name, "security.", 9)) {
+		nc->kind = name[0] == 'u' ? K_USER : K_SECURITY;
+		nc->empty = name[name[0] == 'u' ? 5 : 9] == '\0';
+		strcpy(nc->key, name);
+		return;
+	}
+	if (strncmp(name, "trusted", 7) || (rest[0] != '.' && rest[0] != '<')) {
+		nc->kind = K_OTHER;
+		return;
+	}
+	nc->kind = K_TRUSTED;
+	if (rest[0] == '.' && rest[1] == '<') {
+		nc->kind = K_ERROR;	/* the stored form is reserved */
+		nc->err = EINVAL;
+		return;
+	}
+	if (rest[0] == '.' && !a->depth) {
+		/* the initial namespace's own trusted.*, untranslated */
+		nc->empty = rest[1] == '\0';
+		strcpy(nc->key, name);
+		return;
+	}
+	if (rest[0] == '<' && !chain_valid(rest)) {
+		nc->kind = K_ERROR;
+		nc->err = EINVAL;
+		return;
+	}
+	if (rest[0] == '.' && rest[1] == '\0') {
+		/* a namespace's "trusted.": as malformed as "trusted<1>." */
+		nc->kind = K_ERROR;
+		nc->err = EINVAL;
+		return;
+	}
+	snprintf(nc->key, sizeof(nc->key), "trusted%s%s", a->prefix, rest);
+	/* stored as "trusted." + chain: one byte longer than the key */
+	stored = strlen(nc->key) + 1;
+	if (stored > NAME_MAX_X) {
+		nc->kind = K_ERROR;
+		nc->err = ERANGE;
+	}
+}
+
+/* The name the caller sees for a stored key, or NULL if it sees none. */
+static const char *view_of(const struct actor *a, int node, const char *key,
+			   bool lists_trusted_to_all, char *buf, size_t len)
+{
+	size_t plen = strlen(a->prefix);
+	mode_t type = fnodes[node].type;
+
+	if (!strncmp(key, "user.", 5))
+		return type == S_IFREG || type == S_IFDIR || owner_or_cap(a) ?
+			key : NULL;
+	if (strncmp(key, "trusted", 7))
+		return key;
+	if (!a->depth)
+		return a->cap || lists_trusted_to_all ? key : NULL;
+	if (!a->cap || !a->mapped || strncmp(key + 7, a->prefix, plen) ||
+	    (key[7 + plen] != '<' && key[7 + plen] != '.'))
+		return NULL;
+	snprintf(buf, len, "trusted%s", key + 7 + plen);
+	return buf;
+}
+
+/*
+ * The result a call must have: err (0 for success). A successful set may
+ * instead be refused by the filesystem for want of room (ENOSPC, E2BIG),
+ * and a name without a handler may meet a permission check first.
+ */
+struct expect {
+	int err;
+	bool room;		/* ENOSPC or E2BIG are fine too (set) */
+	bool loose;		/* K_OTHER: EOPNOTSUPP, EACCES or EPERM */
+};
+
+static int permission(const struct actor *a, int node, const struct name_class *nc,
+		      bool write)
+{
+	mode_t type = fnodes[node].type;
+	int refused = write ? EPERM : ENODATA;
+
+	switch (nc->kind) {
+	case K_SECURITY:
+		/* no LSM: commoncap wants CAP_SYS_ADMIN over the superblock */
+		return write && !(a->cap && !a->depth) ? EPERM : 0;
+	case K_TRUSTED:
+		if (!a->depth)
+			return a->cap ? 0 : refused;
+		return a->cap && a->mapped ? 0 : refused;
+	case K_USER:
+		if (type != S_IFREG && type != S_IFDIR)
+			return owner_or_cap(a) ? 0 : refused;
+		if (write && !a->owner && !(a->cap && a->mapped))
+			return EACCES;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static struct expect expect_of(const struct actor *a, int node, int op, int flags,
+			       size_t size, const struct name_class *nc,
+			       const struct model *m)
+{
+	struct expect x = {};
+	const struct entry *e;
+	int err;
+
+	/* the system call copies the name, then the value, then translates */
+	if (nc->kind == K_ERROR && nc->copy) {
+		x.err = nc->err;
+		return x;
+	}
+	if (op == OP_SET && size > SIZE_MAX_X) {
+		x.err = E2BIG;
+		return x;
+	}
+	if (nc->kind == K_ERROR) {
+		x.err = nc->err;
+		return x;
+	}
+	if (nc->kind == K_OTHER) {
+		x.loose = true;
+		x.err = EOPNOTSUPP;
+		return x;
+	}
+	err = permission(a, node, nc, op != OP_GET);
+	if (err) {
+		x.err = err;
+		return x;
+	}
+	if (nc->empty) {
+		x.err = EINVAL;
+		return x;
+	}
+	e = model_find((struct model *)m, node, nc->key);
+	switch (op) {
+	case OP_SET:
+		/* a filesystem may look for room before it looks for the name */
+		x.room = true;
+		if ((flags & XATTR_CREATE) && e)
+			x.err = EEXIST;
+		else if ((flags & XATTR_REPLACE) && !e)
+			x.err = ENODATA;
+		break;
+	case OP_GET:
+		if (!e)
+			x.err = ENODATA;
+		else if (size && size < e->len)
+			x.err = ERANGE;
+		break;
+	case OP_REMOVE:
+		if (!e)
+			x.err = ENODATA;
+		break;
+	}
+	return x;
+}
+
+/* ---- names, values ---- */
+
+static const char * const malformed[] = {
+	"trusted<", "trusted<>", "trusted<01>.x", "trusted<+1>.x", "trusted<-1>.x",
+	"trusted<4294967295>.x", "trusted<1", "trusted<1>", "trusted<1>.",
+	"trusted<1>x", "trusted<a>.b", "trusted<1><>.x", "trusted< 1>.x",
+	"trusted.<1000>.x", "trusted.<", "trusted<00>.x", "trusted<1>>.x",
+	"trusted<99999999999999999999>.x", "trusted.", "user.", "security.",
+	"trusted", "user", "t", "tr", "trusted<0>.", "trustedx.y", "system.x",
+	"foo.bar", ".", "<1>.x", "trusted<<1>>.x", "trusted<1>.<2>.x",
+	"trusted<1000><5>.<7>.x", "trusted<0>.<",
+};
+
+/* short suffixes that recur, so that names meet again */
+static const char * const pool[] = {
+	"a", "b", "label", "x.y", "overlay.opaque", "selinux", "<1>", "9",
+	"\xc3\xa9t\xc3\xa9", "\xff\xfe", "..", "a<b>c", ".", "0",
+};
+
+static void rand_bytes(char *s, size_t n, bool ascii)
+{
+	static const char alpha[] = "abcdefghijklmnopqrstuvwxyz0123456789._-<>";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!ascii && chance(10))
+			s[i] = (char)(0x80 + rn(0x80));
+		else
+			s[i] = alpha[rn(sizeof(alpha) - 1)];
+	}
+	s[n] = '\0';
+}
+
+static void rand_suffix(char *s, size_t max)
+{
+	size_t n;
+
+	if (chance(60)) {
+		snprintf(s, max, "%s", pool[rn(sizeof(pool) / sizeof(pool[0]))]);
+		return;
+	}
+	n = chance(80) ? 1 + rn(16) : 1 + rn(max - 1);
+	if (n >= max)
+		n = max - 1;
+	rand_bytes(s, n, false);
+}
+
+/* A descendant's chain as the actor spells it: another actor's prefix. */
+static const char *rand_chain(const struct actor *a, char *buf, size_t len)
+{
+	const struct actor *b = &actors[rn(NR_ACTORS)];
+	size_t plen = strlen(a->prefix);
+
+	if (chance(20)) {
+		snprintf(buf, len, "<%u>", chance(50) ? rn(3000) :
+			 (unsigned int)(4294967294U - rn(2)));
+		return buf;
+	}
+	if (strlen(b->prefix) > plen && !strncmp(b->prefix, a->prefix, plen))
+		snprintf(buf, len, "%s", b->prefix + plen);
+	else
+		snprintf(buf, len, "<%u>", rn(8));
+	return buf;
+}
+
+/* A name of exactly n bytes (n from 1 to 300), from one of the prefixes. */
+static void exact_length_name(const struct actor *a, char *name, size_t n)
+{
+	static const char * const heads[] = { "user.", "trusted.", "security." };
+	char chain[64];
+	char head[96];
+	size_t h;
+
+	if (chance(30))
+		snprintf(head, sizeof(head), "trusted%s.", rand_chain(a, chain, sizeof(chain)));
+	else
+		snprintf(head, sizeof(head), "%s", heads[rn(3)]);
+	h = strlen(head);
+	if (n <= h) {
+		/* shorter than the prefix: a cut of it */
+		memcpy(name, head, n);
+		name[n] = '\0';
+		return;
+	}
+	memcpy(name, head, h);
+	rand_bytes(name + h, n - h, true);
+}
+
+static void rand_name(const struct actor *a, char *name, size_t len)
+{
+	char sfx[64], chain[64];
+	unsigned int r = rn(100);
+
+	rand_suffix(sfx, 64);
+	if (r < 28) {
+		snprintf(name, len, "user.%s", sfx);
+	} else if (r < 58) {
+		snprintf(name, len, "trusted.%s", sfx);
+	} else if (r < 73) {
+		snprintf(name, len, "trusted%s.%s", rand_chain(a, chain, sizeof(chain)), sfx);
+	} else if (r < 77) {
+		snprintf(name, len, "security.%s", sfx);
+	} else if (r < 85) {
+		snprintf(name, len, "%s", malformed[rn(sizeof(malformed) / sizeof(malformed[0]))]);
+	} else if (r < 90) {
+		/* short names, shorter than any prefix */
+		rand_bytes(name, 1 + rn(8), false);
+	} else if (r < 96) {
+		/* just fitting once translated for this caller, and just not */
+		size_t limit = NAME_MAX_X - (a->depth ? strlen(a->prefix) + 1 : 0);
+
+		exact_length_name(a, name, limit - 1 + rn(3));
+		if (chance(50))
+			memcpy(name, "trusted.", 8);
+	} else {
+		exact_length_name(a, name, 1 + rn(300));
+	}
+}
+
+static size_t rand_size(void)
+{
+	unsigned int r = rn(100);
+
+	if (r < 10)
+		return 0;
+	if (r < 60)
+		return 1 + rn(16);
+	if (r < 85)
+		return 17 + rn(240);
+	if (r < 95)
+		return 257 + rn(3840);
+	if (r < 99)
+		return chance(30) ? SIZE_MAX_X : 4097 + rn(SIZE_MAX_X - 4096);
+	return SIZE_MAX_X + 1;
+}
+
+static void escape(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 5 < len; s++) {
+		unsigned char c = *s;
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			out[o++] = c;
+		else
+			o += snprintf(out + o, len - o, "\\x%02x", c);
+	}
+	out[o] = '\0';
+}
+
+/* ---- the checks ---- */
+
+struct fuzz {
+	const char *fstype;
+	const char *dir;
+	bool lists_trusted_to_all;
+	struct actor_proc ap[NR_ACTORS];
+	struct model m;
+	unsigned long long seed;
+	unsigned long step;
+	unsigned long ok, refused, room, checked;
+	char msg[1024];
+};
+
+static int fail(struct fuzz *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The names in a list, NUL-separated, must be exactly the expected set. */
+static bool list_matches(const char *list, ssize_t len, char **want, int nwant,
+			 char *why, size_t whylen)
+{
+	bool seen[MAX_ENTRIES] = {};
+	char esc[NAME_BUF * 4];
+	ssize_t off;
+	int i, count = 0;
+
+	if (len > 0 && list[len - 1] != '\0') {
+		snprintf(why, whylen, "list does not end in NUL");
+		return false;
+	}
+	for (off = 0; off < len; off += strlen(list + off) + 1) {
+		for (i = 0; i < nwant; i++)
+			if (!seen[i] && !strcmp(list + off, want[i]))
+				break;
+		if (i == nwant) {
+			escape(list + off, esc, sizeof(esc));
+			snprintf(why, whylen, "unexpected name \"%s\"", esc);
+			return false;
+		}
+		seen[i] = true;
+		count++;
+	}
+	for (i = 0; i < nwant; i++)
+		if (!seen[i]) {
+			escape(want[i], esc, sizeof(esc));
+			snprintf(why, whylen, "missing name \"%s\"", esc);
+			return false;
+		}
+	return count == nwant;
+}
+
+static int call(struct fuzz *f, int actor)
+{
+	if (actor_call(&f->ap[actor]))
+		return fail(f, "actor %s died", actors[actor].label);
+	if (f->ap[actor].chan->rep.err >= 1000)
+		return fail(f, "actor %s: cannot open the file: %s", actors[actor].label,
+			    strerror(f->ap[actor].chan->rep.err - 1000));
+	return 0;
+}
+
+/*
+ * The actor lists the node (through llistxattr, or a path that follows
+ * the symlink to its target): probe, exact buffer, one byte short; the
+ * names are exactly its view of the model. With values, it also reads
+ * each of them back.
+ */
+static int check_node(struct fuzz *f, int actor, int node, bool values)
+{
+	const struct actor *a = &actors[actor];
+	struct chan *c = f->ap[actor].chan;
+	char *want[MAX_ENTRIES], vbuf[NAME_BUF + 32], why[NAME_BUF * 4 + 64];
+	int i, nwant = 0;
+	size_t total = 0;
+	ssize_t len;
+
+	for (i = 0; i < f->m.n[node]; i++) {
+		const char *v = view_of(a, node, f->m.e[node][i].key,
+					f->lists_trusted_to_all, vbuf, sizeof(vbuf));
+
+		if (v) {
+			want[nwant++] = strdup(v);
+			total += strlen(v) + 1;
+		}
+	}
+	c->req = (struct request){ .op = OP_LIST, .via = VIA_LINK, .node = node };
+	c->req.size = 0;
+	if (call(f, actor))
+		goto out;
+	len = c->rep.ret;
+	if (len != (ssize_t)total) {
+		fail(f, "%s: llistxattr(%s) size probe %zd (errno %d), model says %zu",
+		     a->label, fnodes[node].name, len, c->rep.err, total);
+		goto out;
+	}
+	c->req.size = total;
+	if (call(f, actor))
+		goto out;
+	len = c->rep.ret;
+	if (len != (ssize_t)total ||
+	    !list_matches(c->out, len, want, nwant, why, sizeof(why))) {
+		fail(f, "%s: llistxattr(%s) = %zd (errno %d), model %zu bytes: %s",
+		     a->label, fnodes[node].name, len, c->rep.err, total,
+		     len == (ssize_t)total ? why : "length differs");
+		goto out;
+	}
+	if (total) {
+		c->req.size = total - 1;
+		if (call(f, actor))
+			goto out;
+		if (c->rep.ret != -1 || c->rep.err != ERANGE) {
+			fail(f, "%s: llistxattr(%s) with a buffer one byte short: %ld (errno %d)",
+			     a->label, fnodes[node].name, c->rep.ret, c->rep.err);
+			goto out;
+		}
+	}
+	f->checked++;
+	for (i = 0; values && i < nwant; i++) {
+		struct name_class nc;
+		const struct entry *e;
+		bool btrfs_quirk;
+
+		classify(a, want[i], &nc);
+		e = model_find(&f->m, node, nc.key);
+		/* btrfs lists trusted names to all; getxattr refuses them */
+		btrfs_quirk = !a->depth && !a->cap && !strncmp(want[i], "trusted", 7);
+		c->req = (struct request){ .op = OP_GET, .via = VIA_LINK, .node = node,
+					   .size = SIZE_MAX_X };
+		snprintf(c->req.name, sizeof(c->req.name), "%s", want[i]);
+		if (call(f, actor))
+			goto out;
+		if (btrfs_quirk ? (c->rep.ret != -1 || c->rep.err != ENODATA) :
+		    (!e || c->rep.ret != (long)e->len || memcmp(c->out, e->val, e->len))) {
+			escape(want[i], why, sizeof(why));
+			fail(f, "%s: lgetxattr(%s, \"%s\") = %ld (errno %d), model %zd bytes%s",
+			     a->label, fnodes[node].name, why, c->rep.ret, c->rep.err,
+			     e ? (ssize_t)e->len : -1, c->rep.ret >= 0 ? " (value differs?)" : "");
+			goto out;
+		}
+	}
+	for (i = 0; i < nwant; i++)
+		free(want[i]);
+	return 0;
+out:
+	for (i = 0; i < nwant; i++)
+		free(want[i]);
+	return -1;
+}
+
+static int audit(struct fuzz *f)
+{
+	unsigned int a, node;
+
+	for (a = 0; a < NR_ACTORS; a++)
+		for (node = 0; node < NR_NODES; node++)
+			if (check_node(f, a, node, true))
+				return -1;
+	return 0;
+}
+
+/* One random step: pick, predict, call, compare, apply, check. */
+static int fuzz_step(struct fuzz *f)
+{
+	int actor = rn(NR_ACTORS), node = rn(NR_NODES), target;
+	const struct actor *a = &actors[actor];
+	struct chan *c = f->ap[actor].chan;
+	struct request *q = &c->req;
+	struct name_class nc;
+	struct expect x;
+	char esc[NAME_BUF * 4];
+	unsigned int r = rn(100);
+	int op, i;
+
+	op = r < 40 ? OP_SET : r < 65 ? OP_GET : r < 80 ? OP_LIST : OP_REMOVE;
+	memset(q, 0, sizeof(*q));
+	q->op = op;
+	q->node = node;
+	q->via = rn(NR_VIA);
+	/* f* needs a file it can open; io_uring has no list or remove */
+	if ((q->via == VIA_FD || q->via == VIA_URING_FD) &&
+	    fnodes[node].type != S_IFREG && fnodes[node].type != S_IFDIR)
+		q->via = VIA_PROCFD;
+	if ((q->via == VIA_URING || q->via == VIA_URING_FD) &&
+	    (op == OP_LIST || op == OP_REMOVE))
+		q->via = VIA_PATH;
+	/* the path calls and io_uring follow the symlink */
+	target = (node == NODE_SYMLINK && (q->via == VIA_PATH || q->via == VIA_URING)) ?
+		NODE_TARGET : node;
+	/* names recur: often one the model holds, as this caller spells it */
+	if (op != OP_LIST && f->m.n[target] && chance(35)) {
+		char vbuf[NAME_BUF + 32];
+		const char *v = view_of(a, target,
+					f->m.e[target][rn(f->m.n[target])].key,
+					false, vbuf, sizeof(vbuf));
+
+		if (v)
+			snprintf(q->name, sizeof(q->name), "%s", v);
+		else
+			rand_name(a, q->name, sizeof(q->name));
+	} else {
+		rand_name(a, q->name, sizeof(q->name));
+	}
+	if (op == OP_SET) {
+		q->flags = (int[]){ 0, 0, XATTR_CREATE, XATTR_REPLACE }[rn(4)];
+		q->size = rand_size();
+		/* a full file takes removals, not more names */
+		if (f->m.n[target] >= MAX_ENTRIES - 1)
+			q->size = SIZE_MAX_X + 1;
+		for (i = 0; i < (int)q->size && i < SIZE_MAX_X; i++)
+			c->in[i] = (char)rnd();
+	} else if (op == OP_GET) {
+		q->size = (size_t[]){ 0, SIZE_MAX_X, 1, 16, 300, SIZE_MAX_X + 10 }[rn(6)];
+	}
+	f->step++;
+
+	if (op == OP_LIST) {
+		/* the call itself: probe and read, then the exact check */
+		q->size = chance(50) ? 0 : LIST_MAX_X;
+		q->via = q->via == VIA_PROCFD || q->via == VIA_FD ? q->via : VIA_LINK;
+		if (call(f, actor))
+			return -1;
+		if (c->rep.ret < 0)
+			return fail(f, "%s: listxattr(%s) via %s failed: errno %d", a->label,
+				    fnodes[node].name, via_names[q->via], c->rep.err);
+		f->ok++;
+		return check_node(f, actor, node, false);
+	}
+
+	classify(a, q->name, &nc);
+	x = expect_of(a, target, op, q->flags, q->size, &nc, &f->m);
+	if (call(f, actor))
+		return -1;
+	escape(q->name, esc, sizeof(esc));
+#define WHAT "step %lu: %s %s(%s, \"%s\", size %zu, flags %d) via %s"
+#define WHAT_ARGS f->step, a->label, op_names[op], fnodes[node].name, esc, \
+	q->size, q->flags, via_names[q->via]
+	if (c->rep.ret < 0) {
+		bool fine = c->rep.err == x.err ||
+			(x.room && (c->rep.err == ENOSPC || c->rep.err == E2BIG)) ||
+			(x.loose && (c->rep.err == EACCES || c->rep.err == EPERM ||
+				     c->rep.err == ENODATA || c->rep.err == EINVAL));
+
+		if (!fine)
+			return fail(f, WHAT ": errno %d (%s), expected %s%s", WHAT_ARGS,
+				    c->rep.err, strerror(c->rep.err),
+				    x.err ? strerror(x.err) : "success",
+				    x.room ? " or no room" : "");
+		if (c->rep.err == x.err)
+			f->refused++;
+		else
+			f->room++;
+	} else {
+		if (x.err)
+			return fail(f, WHAT ": succeeded (%ld), expected %s", WHAT_ARGS,
+				    c->rep.ret, strerror(x.err));
+		f->ok++;
+		switch (op) {
+		case OP_SET:
+			model_set(&f->m, target, nc.key, c->in, q->size);
+			break;
+		case OP_REMOVE:
+			model_remove(&f->m, target, nc.key);
+			break;
+		case OP_GET: {
+			const struct entry *e = model_find(&f->m, target, nc.key);
+
+			if (c->rep.ret != (long)e->len ||
+			    (q->size && memcmp(c->out, e->val, e->len)))
+				return fail(f, WHAT ": returned %ld bytes, model holds %zu%s",
+					    WHAT_ARGS, c->rep.ret, e->len,
+					    c->rep.ret == (long)e->len ? " (value differs)" : "");
+			break;
+		}
+		}
+	}
+	/*
+	 * The caller's own list of the file is exactly its view; after a set
+	 * the filesystem had no room for, every value is still what it was.
+	 */
+	if (check_node(f, actor, target, x.room && c->rep.ret < 0)) {
+		char m[sizeof(f->msg)];
+
+		snprintf(m, sizeof(m), "%s", f->msg);
+		return fail(f, "after " WHAT ": %s", WHAT_ARGS, m);
+	}
+	return 0;
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double env_seconds(const char *var, double dflt)
+{
+	const char *s = getenv(var);
+
+	return s && *s ? atof(s) : dflt;
+}
+
+/* ---- the fixture: one filesystem, both switches on ---- */
+
+FIXTURE(xfuzz) {
+	char dir[256];
+	int had_trusted, had_user;
+};
+
+FIXTURE_VARIANT(xfuzz) {
+	struct xt_fs fs;
+	bool lists_trusted_to_all;	/* btrfs: see trusted_userns_test.c */
+};
+
+FIXTURE_VARIANT_ADD(xfuzz, tmpfs) {
+	.fs = { "tmpfs", NULL },
+};
+FIXTURE_VARIANT_ADD(xfuzz, ext4) {
+	.fs = { "ext4", "XATTR_TEST_DEV_EXT4" },
+};
+FIXTURE_VARIANT_ADD(xfuzz, xfs) {
+	.fs = { "xfs", "XATTR_TEST_DEV_XFS" },
+};
+FIXTURE_VARIANT_ADD(xfuzz, btrfs) {
+	.fs = { "btrfs", "XATTR_TEST_DEV_BTRFS" },
+	.lists_trusted_to_all = true,
+};
+
+FIXTURE_SETUP(xfuzz)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+	int ret;
+
+	self->had_trusted = xt_sysctl_get(TRUSTED_SWITCH);
+	self->had_user = xt_sysctl_get(USER_SWITCH);
+	if (self->had_trusted < 0 || self->had_user < 0)
+		SKIP(return, "kernel without fs.xattr_trusted_userns and fs.xattr_user_special");
+	ret = xt_setup_fs(&variant->fs, self->dir, sizeof(self->dir));
+	if (ret == -ENOENT)
+		SKIP(return, "no %s device: %s is not set", variant->fs.fstype,
+		     variant->fs.dev_env);
+	if (ret == -ENODEV)
+		SKIP(return, "kernel without %s", variant->fs.fstype);
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, xt_sysctl_set(TRUSTED_SWITCH, 1));
+	ASSERT_EQ(0, xt_sysctl_set(USER_SWITCH, 1));
+	ASSERT_EQ(0, chown(self->dir, OWNER, OWNER));
+	for (i = 0; i < NR_NODES; i++) {
+		node_path(self->dir, i, path, sizeof(path));
+		if (fnodes[i].type == S_IFLNK) {
+			ASSERT_EQ(0, symlink(fnodes[NODE_TARGET].name, path));
+			ASSERT_EQ(0, lchown(path, OWNER, OWNER));
+		} else {
+			ASSERT_EQ(0, xt_mknode(path, fnodes[i].type, OWNER, OWNER));
+		}
+	}
+}
+
+FIXTURE_TEARDOWN_PARENT(xfuzz)
+{
+	if (self->had_trusted >= 0)
+		xt_sysctl_set(TRUSTED_SWITCH, 0);
+	if (self->had_user >= 0)
+		xt_sysctl_set(USER_SWITCH, 0);
+}
+
+static unsigned long long fuzz_seed(const char *fstype)
+{
+	const char *s = getenv("XATTR_FUZZ_SEED");
+	unsigned long long seed = s && *s ? strtoull(s, NULL, 0) :
+		(unsigned long long)time(NULL) * 1000003ULL + getpid();
+
+	return seed;
+}
+
+/*
+ * The fuzzer. Runs XATTR_FUZZ_SECONDS (default 3) on this filesystem;
+ * XATTR_FUZZ_SEED replays a run (same seed, same steps).
+ */
+TEST_F_TIMEOUT(xfuzz, fuzz, 7200)
+{
+	static struct fuzz f;
+	double budget = env_seconds("XATTR_FUZZ_SECONDS", 3), start, now;
+	unsigned int i;
+	int ret = 0;
+
+	memset(&f, 0, sizeof(f));
+	f.fstype = variant->fs.fstype;
+	f.dir = self->dir;
+	f.lists_trusted_to_all = variant->lists_trusted_to_all;
+	f.seed = fuzz_seed(f.fstype);
+	/* one seed per filesystem, derived from the printed one */
+	rng_state = f.seed ^ (0x9e3779b97f4a7c15ULL * (strlen(f.fstype) + f.fstype[0]));
+	if (!rng_state)
+		rng_state = 1;
+	TH_LOG("%s: seed %llu (replay: XATTR_FUZZ_SEED=%llu), budget %.0f s",
+	       f.fstype, f.seed, f.seed, budget);
+	for (i = 0; i < NR_ACTORS; i++)
+		ASSERT_EQ(0, actor_start(&actors[i], self->dir, &f.ap[i]));
+	start = seconds_now();
+	do {
+		if (f.step % 5000 == 0 && f.step)
+			fprintf(stderr, "#   %s: %lu steps, %.0f s\n", f.fstype, f.step,
+				seconds_now() - start);
+		ret = fuzz_step(&f);
+		if (!ret && f.step % 64 == 0)
+			ret = audit(&f);
+		now = seconds_now();
+	} while (!ret && now - start < budget);
+	if (!ret)
+		ret = audit(&f);
+	/* the last started first: later actors hold copies of earlier pipes */
+	for (i = NR_ACTORS; i-- > 0;)
+		actor_stop(&f.ap[i]);
+	TH_LOG("%s: %lu steps in %.1f s: %lu done, %lu refused as predicted, %lu out of room, %lu lists checked",
+	       f.fstype, f.step, now - start, f.ok, f.refused, f.room, f.checked);
+	if (ret)
+		TH_LOG("FINDING (seed %llu): %s", f.seed, f.msg);
+	model_free(&f.m);
+	ASSERT_EQ(0, ret);
+}
+
+/* ---- concurrency ---- */
+
+/* The workers: each uses only its own names, trusted and user. */
+static const int workers[] = { 0, 3, 6, 8, 9, 10, 11 };
+#define NR_WORKERS (sizeof(workers) / sizeof(workers[0]))
+#define WORKER_NAMES 6
+#define CONC_NODES 3	/* r0, r1, d */
+
+/* Worker w's k-th name as it spells it */
+static void worker_name(int w, int k, char *buf, size_t len)
+{
+	if (k % 2)
+		snprintf(buf, len, "user.w%d.%d", w, k);
+	else
+		snprintf(buf, len, "trusted.w%d.%d", w, k);
+}
+
+/*
+ * A worker: random sets and removes of its own names on the shared files,
+ * and lists that must always show exactly its own names among the names
+ * it can see from its namespace (its descendants' are never written by
+ * anyone else while it runs, so they are not there). Exits with 0, or
+ * prints what went wrong. Reports what it kept through the pipe.
+ */
+static int worker(const char *dir, int w, unsigned long long seed, double budget,
+		  unsigned long *ops)
+{
+	const struct actor *a = &actors[workers[w]];
+	bool have[CONC_NODES][WORKER_NAMES] = {};
+	char vals[CONC_NODES][WORKER_NAMES][8];
+	char path[PATH_MAX], name[64], list[LIST_MAX_X], val[16];
+	double start = seconds_now();
+	int node, k;
+
+	rng_state = seed ^ (w + 1) * 0x2545f4914f6cdd1dULL;
+	if (xt_enter_chain(a->maps, a->depth))
+		return fprintf(stderr, "# worker %s: no namespace\n", a->label), 1;
+	do {
+		node = rn(CONC_NODES);
+		k = rn(WORKER_NAMES);
+		node_path(dir, node, path, sizeof(path));
+		worker_name(w, k, name, sizeof(name));
+		if (chance(60)) {
+			snprintf(val, sizeof(val), "%07x", (unsigned int)rn(1u << 28));
+			if (setxattr(path, name, val, 8, 0)) {
+				/* no room (ext4's 1k blocks): nothing changed */
+				if (errno == ENOSPC)
+					continue;
+				return fprintf(stderr, "# worker %s: set %s: %s\n", a->label,
+					       name, strerror(errno)), 1;
+			}
+			memcpy(vals[node][k], val, 8);
+			have[node][k] = true;
+		} else {
+			if (removexattr(path, name) ? errno != ENODATA || have[node][k] :
+			    !have[node][k])
+				return fprintf(stderr, "# worker %s: remove %s: %s, had it: %d\n",
+					       a->label, name, strerror(errno), have[node][k]), 1;
+			have[node][k] = false;
+		}
+		if (chance(50)) {
+			ssize_t len = listxattr(path, list, sizeof(list)), off;
+			int mine = 0, want = 0;
+
+			if (len < 0)
+				return fprintf(stderr, "# worker %s: list: %s\n", a->label,
+					       strerror(errno)), 1;
+			if (len && list[len - 1])
+				return fprintf(stderr, "# worker %s: torn list\n", a->label), 1;
+			for (off = 0; off < len; off += strlen(list + off) + 1) {
+				char *s = list + off;
+				int ww, kk;
+
+				/* a name of this worker's own, or of a descendant */
+				if (sscanf(s, "trusted.w%d.%d", &ww, &kk) == 2 ||
+				    sscanf(s, "user.w%d.%d", &ww, &kk) == 2) {
+					if (!strncmp(s, "user.", 5) && ww != w)
+						continue;	/* others' user.*: shared */
+					if (ww != w || kk < 0 || kk >= WORKER_NAMES ||
+					    !have[node][kk])
+						return fprintf(stderr, "# worker %s: sees %s\n",
+							       a->label, s), 1;
+					mine++;
+				} else if (!strncmp(s, "trusted", 7) && s[7] == '.') {
+					return fprintf(stderr, "# worker %s: sees %s\n",
+						       a->label, s), 1;
+				}
+			}
+			for (k = 0; k < WORKER_NAMES; k++)
+				want += have[node][k];
+			if (mine != want)
+				return fprintf(stderr, "# worker %s: lists %d own names, has %d\n",
+					       a->label, mine, want), 1;
+		}
+		(*ops)++;
+	} while (seconds_now() - start < budget);
+	/* read back everything kept */
+	for (node = 0; node < CONC_NODES; node++) {
+		node_path(dir, node, path, sizeof(path));
+		for (k = 0; k < WORKER_NAMES; k++) {
+			ssize_t n;
+
+			worker_name(w, k, name, sizeof(name));
+			n = getxattr(path, name, val, sizeof(val));
+			if (have[node][k] ? n != 8 || memcmp(val, vals[node][k], 8) :
+			    n != -1 || errno != ENODATA)
+				return fprintf(stderr, "# worker %s: %s on %s: %zd, kept: %d\n",
+					       a->label, name, fnodes[node].name, n,
+					       have[node][k]), 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Workers in seven namespaces (the initial one, depths 1 to 4, a same-root
+ * nested one and another root) change and list the same three inodes at
+ * once. Each sees exactly its own names throughout; afterwards the
+ * initial namespace finds exactly what the workers kept, and nothing else.
+ */
+TEST_F_TIMEOUT(xfuzz, concurrent, 3600)
+{
+	double budget = env_seconds("XATTR_FUZZ_SECONDS", 3);
+	unsigned long long seed = fuzz_seed(variant->fs.fstype);
+	unsigned long *ops = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pids[NR_WORKERS];
+	char path[PATH_MAX], list[LIST_MAX_X], name[64];
+	unsigned long total = 0;
+	unsigned int w, node;
+	int k;
+
+	ASSERT_NE(MAP_FAILED, ops);
+	TH_LOG("%s: seed %llu, %zu workers, %.0f s", variant->fs.fstype, seed,
+	       NR_WORKERS, budget);
+	for (w = 0; w < NR_WORKERS; w++) {
+		pids[w] = fork();
+		ASSERT_LE(0, pids[w]);
+		if (pids[w] == 0)
+			_exit(worker(self->dir, w, seed, budget, &ops[w]));
+	}
+	for (w = 0; w < NR_WORKERS; w++) {
+		EXPECT_EQ(0, xt_wait(pids[w])) {
+			TH_LOG("worker %s failed", actors[workers[w]].label);
+		}
+		total += ops[w];
+	}
+	TH_LOG("%s: %lu operations", variant->fs.fstype, total);
+	/* from the initial namespace: only the workers' names, each readable */
+	for (node = 0; node < CONC_NODES; node++) {
+		ssize_t len, off;
+
+		node_path(self->dir, node, path, sizeof(path));
+		len = listxattr(path, list, sizeof(list));
+		ASSERT_LE(0, len);
+		for (off = 0; off < len; off += strlen(list + off) + 1) {
+			const char *s = list + off;
+			int found = 0;
+
+			for (w = 0; w < NR_WORKERS && !found; w++) {
+				const struct actor *a = &actors[workers[w]];
+
+				for (k = 0; k < WORKER_NAMES && !found; k++) {
+					char key[128];
+
+					worker_name(w, k, name, sizeof(name));
+					if (k % 2)
+						snprintf(key, sizeof(key), "%s", name);
+					else
+						snprintf(key, sizeof(key), "trusted%s%s",
+							 a->prefix, name + 7);
+					found = !strcmp(key, s);
+				}
+			}
+			EXPECT_TRUE(found) {
+				TH_LOG("%s: stray name %s", fnodes[node].name, s);
+			}
+			EXPECT_EQ(8, getxattr(path, s, name, sizeof(name)));
+		}
+	}
+	munmap(ops, 4096);
+}
+
+/* ---- faults ---- */
+
+/* Fill the filesystem's free space with one preallocated file. */
+static int fill_fs(const char *dir, char *path, size_t len)
+{
+	struct statfs st;
+	off_t chunk;
+	int fd;
+
+	snprintf(path, len, "%s/filler", dir);
+	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (fstatfs(fd, &st))
+		return -errno;
+	/* big pieces first, then smaller ones until nothing fits */
+	for (chunk = (off_t)st.f_bavail * st.f_bsize; chunk >= 4096; chunk /= 2) {
+		struct stat sb;
+
+		while (!fstat(fd, &sb) && !fallocate(fd, 0, sb.st_size, chunk))
+			;
+		if (errno != ENOSPC && errno != EFBIG)
+			break;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * No room: with the filesystem's space taken, a namespace keeps adding
+ * and growing its entries until the filesystem refuses. The refusals are
+ * ENOSPC or E2BIG, and afterwards every entry that was set holds its last
+ * value; a replace that failed left the old value.
+ */
+TEST_F_TIMEOUT(xfuzz, enospc, 600)
+{
+	const char *l1[] = { L1 };
+	char file[PATH_MAX], filler[PATH_MAX];
+	pid_t pid;
+
+	snprintf(file, sizeof(file), "%s/r0", self->dir);
+	if (variant->fs.dev_env)
+		ASSERT_EQ(0, fill_fs(self->dir, filler, sizeof(filler)));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		static char big[SIZE_MAX_X], back[SIZE_MAX_X];
+		char name[64];
+		size_t sizes[200];
+		int i, n, refused = 0;
+
+		XT_CHECK(xt_enter_chain(l1, 1) == 0);
+		memset(big, 'k', sizeof(big));
+		XT_CHECK(setxattr(file, "trusted.keep", "old", 3, XATTR_CREATE) == 0);
+		for (n = 0; n < 200 && refused < 3; n++) {
+			snprintf(name, sizeof(name), n % 2 ? "trusted.fill%d" : "user.fill%d", n);
+			sizes[n] = 512 << (n % 8);
+			if (sizes[n] > SIZE_MAX_X)
+				sizes[n] = SIZE_MAX_X;
+			big[0] = (char)n;
+			if (!setxattr(file, name, big, sizes[n], 0))
+				continue;
+			XT_CHECK(errno == ENOSPC || errno == E2BIG);
+			sizes[n] = 0;
+			refused++;
+			/* the replace that does not fit leaves the old value */
+			errno = 0;
+			if (setxattr(file, "trusted.keep", big, SIZE_MAX_X, XATTR_REPLACE))
+				XT_CHECK(errno == ENOSPC || errno == E2BIG);
+			else
+				XT_CHECK(setxattr(file, "trusted.keep", "old", 3,
+						  XATTR_REPLACE) == 0);
+		}
+		XT_CHECK(refused > 0 || n == 200);
+		XT_CHECK(getxattr(file, "trusted.keep", back, sizeof(back)) == 3);
+		XT_CHECK(!memcmp(back, "old", 3));
+		for (i = 0; i < n; i++) {
+			ssize_t got;
+
+			snprintf(name, sizeof(name), i % 2 ? "trusted.fill%d" : "user.fill%d", i);
+			got = getxattr(file, name, back, sizeof(back));
+			if (!sizes[i]) {
+				XT_CHECK(got == -1 && errno == ENODATA);
+				continue;
+			}
+			XT_CHECK(got == (ssize_t)sizes[i]);
+			XT_CHECK(back[0] == (char)i && back[got - 1] == 'k');
+		}
+		fprintf(stderr, "# %d entries tried, %d refused\n", n, refused);
+		_exit(0);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+	ASSERT_EQ(3, getxattr(file, "trusted<1000>.keep", NULL, 0));
+	if (variant->fs.dev_env)
+		ASSERT_EQ(0, unlink(filler));
+}
+
+/*
+ * Read-only: after a read-only remount, set and remove give EROFS to the
+ * initial namespace and to a namespace, get and list still work, and after
+ * the read-write remount everything is as it was.
+ */
+TEST_F(xfuzz, erofs)
+{
+	const char *l1[] = { L1 };
+	char file[PATH_MAX];
+	pid_t pid;
+
+	snprintf(file, sizeof(file), "%s/r0", self->dir);
+	ASSERT_EQ(0, setxattr(file, "trusted.host", "h", 1, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		XT_CHECK(xt_enter_chain(l1, 1) == 0);
+		XT_CHECK(setxattr(file, "trusted.ns", "n", 1, 0) == 0);
+		XT_CHECK(setxattr(file, "user.u", "u", 1, 0) == 0);
+		_exit(0);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+	ASSERT_EQ(0, mount(NULL, XT_MNT, NULL, MS_REMOUNT | MS_RDONLY, NULL));
+	errno = 0;
+	EXPECT_EQ(-1, setxattr(file, "trusted.host", "x", 1, 0));
+	EXPECT_EQ(EROFS, errno);
+	errno = 0;
+	EXPECT_EQ(-1, removexattr(file, "trusted<1000>.ns"));
+	EXPECT_EQ(EROFS, errno);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char buf[64];
+		ssize_t len;
+
+		XT_CHECK(xt_enter_chain(l1, 1) == 0);
+		XT_CHECK_ERR(setxattr(file, "trusted.ns", "x", 1, 0), EROFS);
+		XT_CHECK_ERR(setxattr(file, "trusted.new", "x", 1, 0), EROFS);
+		XT_CHECK_ERR(removexattr(file, "trusted.ns"), EROFS);
+		XT_CHECK_ERR(removexattr(file, "user.u"), EROFS);
+		XT_CHECK(getxattr(file, "trusted.ns", buf, sizeof(buf)) == 1 && buf[0] == 'n');
+		len = listxattr(file, buf, sizeof(buf));
+		XT_CHECK(len == (ssize_t)(sizeof("trusted.ns") + sizeof("user.u")));
+		_exit(0);
+	}
+	EXPECT_EQ(0, xt_wait(pid));
+	ASSERT_EQ(0, mount(NULL, XT_MNT, NULL, MS_REMOUNT, NULL));
+	ASSERT_EQ(1, getxattr(file, "trusted.host", NULL, 0));
+	ASSERT_EQ(1, getxattr(file, "trusted<1000>.ns", NULL, 0));
+	ASSERT_EQ(1, getxattr(file, "user.u", NULL, 0));
+	errno = 0;
+	ASSERT_EQ(-1, getxattr(file, "trusted<1000>.new", NULL, 0));
+	ASSERT_EQ(ENODATA, errno);
+}
+
+TEST_HARNESS_MAIN
