@@ -31,8 +31,10 @@ help:
 	@echo "           XATTRNS_FUZZ_SECONDS, XATTRNS_FUZZ_SEED: the fuzzer's budget per"
 	@echo "           filesystem (make check: 3) and seed (default: from the clock)"
 
+# CI (CI=true) and XATTRNS_CHECK_DEBUG=1 add the debug kernel to make check
+CHECK_KERNELS := stock patched $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_DEBUG)),debug)
 check:
-	@$(S)/check.sh stock patched
+	@$(S)/check.sh $(CHECK_KERNELS)
 
 FUZZ_SECONDS ?= 60
 check-debug:

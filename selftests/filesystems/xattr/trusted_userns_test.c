@@ -757,6 +757,84 @@ TEST_F(trusted, userns_io_uring)
 }
 
 /*
+ * Copy-up through an overlayfs that a namespace mounted: the lower file
+ * carries the host's trusted.* entry, the namespace's own and a user.*
+ * one. Opening it for writing copies it up with the mounter's
+ * credentials, which may read the namespace's entry but not the host's:
+ * the copy-up must succeed, carry the namespace's entry and user.*, and
+ * leave the host's behind (the mounter cannot read it, as on a stock
+ * kernel where no trusted.* is copied at all). With the switch off, the
+ * stock result: nothing trusted copied (btrfs: the copy-up fails, see
+ * lists_trusted_to_all).
+ */
+TEST_F(trusted, userns_overlayfs_copy_up)
+{
+	const char *l1[] = { NS_L1 };
+	char lower[512], upper[512], work[512], merged[512];
+	char lfile[PATH_MAX], ufile[PATH_MAX], opts[4 * PATH_MAX];
+	bool on = self->had_switch;
+	pid_t pid;
+	int status;
+
+	if (on)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	snprintf(lower, sizeof(lower), "%s/lower", self->dir);
+	snprintf(upper, sizeof(upper), "%s/upper", self->dir);
+	snprintf(work, sizeof(work), "%s/work", self->dir);
+	snprintf(merged, sizeof(merged), "%s/merged", self->dir);
+	ASSERT_EQ(0, xt_mknode(lower, S_IFDIR, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, xt_mknode(upper, S_IFDIR, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, xt_mknode(work, S_IFDIR, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, xt_mknode(merged, S_IFDIR, XT_OWNER, XT_OWNER));
+	snprintf(lfile, sizeof(lfile), "%s/g", lower);
+	snprintf(ufile, sizeof(ufile), "%s/g", upper);
+	ASSERT_EQ(0, xt_mknode(lfile, S_IFREG, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, setxattr(lfile, "trusted.host", "h", 1, 0));
+	ASSERT_EQ(0, setxattr(lfile, "user.u", "u", 1, 0));
+	if (on)
+		ASSERT_EQ(0, setxattr(lfile, "trusted<1000>.mine", "m", 1, 0));
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
+		 lower, upper, work);
+
+	pid = fork_in_chain(l1, 1);
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char path[PATH_MAX];
+		int fd;
+
+		XT_CHECK(unshare(CLONE_NEWNS) == 0);
+		if (mount("overlay", merged, "overlay", 0, opts))
+			_exit(43);
+		snprintf(path, sizeof(path), "%s/g", merged);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			_exit(errno == ENODATA ? 44 : 45);
+		close(fd);
+		_exit(0);
+	}
+	status = xt_wait(pid);
+	if (status == 43)
+		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
+		     variant->fs.fstype);
+	if (!on && variant->lists_trusted_to_all) {
+		/* stock btrfs: listed, then unreadable: the copy-up fails */
+		ASSERT_EQ(44, status);
+		return;
+	}
+	ASSERT_EQ(0, status);
+	ASSERT_TRUE(has_value(ufile, "user.u", "u"));
+	errno = 0;
+	ASSERT_EQ(-1, getxattr(ufile, "trusted.host", NULL, 0));
+	ASSERT_EQ(ENODATA, errno);
+	if (on) {
+		ASSERT_TRUE(has_value(ufile, "trusted<1000>.mine", "m"));
+		ASSERT_TRUE(trusted_names_are(ufile, NAMES("trusted<1000>.mine")));
+	} else {
+		ASSERT_TRUE(trusted_names_are(ufile, NAMES(NULL)));
+	}
+}
+
+/*
  * Stacking: trusted.* set through an overlayfs that the namespace mounted
  * itself should land on the upper filesystem under the namespace's name.
  * The translation happens at the system calls, against the mount the
