@@ -836,15 +836,16 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 
 /*
  * Stacking: trusted.* set through an overlayfs that the namespace mounted
- * itself should land on the upper filesystem under the namespace's name.
- * The translation happens at the system calls, against the mount the
- * caller reached, so it does not reach overlayfs' upper layer: such a
- * caller gets EPERM today, and this test SKIPs on exactly that (see
- * design/trusted-userns.md). Anything else is checked.
+ * itself lands on the upper filesystem under the namespace's name, and so
+ * does a nested namespace's, under its chain. The overlay mount belongs to
+ * the namespace (its s_user_ns): there the namespace's names are plain;
+ * overlayfs passes them down with the mounter's credentials and the upper
+ * filesystem stores them relative to the initial namespace.
  */
 TEST_F(trusted, userns_overlayfs_upper)
 {
 	const char *l1[] = { NS_L1 };
+	const char *l2[] = { NS_L2 };
 	char lower[512], upper[512], work[512], merged[512];
 	char file[PATH_MAX], opts[4 * PATH_MAX];
 	pid_t pid;
@@ -861,6 +862,7 @@ TEST_F(trusted, userns_overlayfs_upper)
 	ASSERT_EQ(0, xt_mknode(merged, S_IFDIR, XT_OWNER, XT_OWNER));
 	snprintf(file, sizeof(file), "%s/f", upper);
 	ASSERT_EQ(0, xt_mknode(file, S_IFREG, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, setxattr(file, "trusted.host", "h", 1, 0));
 	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
 		 lower, upper, work);
 
@@ -868,24 +870,40 @@ TEST_F(trusted, userns_overlayfs_upper)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		char path[PATH_MAX];
+		pid_t child;
 
 		XT_CHECK(unshare(CLONE_NEWNS) == 0);
 		if (mount("overlay", merged, "overlay", 0, opts))
 			_exit(43);
 		snprintf(path, sizeof(path), "%s/f", merged);
-		if (setxattr(path, "trusted.ov", "o", 1, 0) && errno == EPERM)
-			_exit(42);
+		XT_CHECK(setxattr(path, "trusted.ov", "o", 1, 0) == 0);
 		XT_CHECK(has_value(path, "trusted.ov", "o"));
+		XT_CHECK_ERR(getxattr(path, "trusted.host", NULL, 0), ENODATA);
+		/* a namespace nested in this one, through the same overlay */
+		child = fork();
+		XT_CHECK(child >= 0);
+		if (child == 0) {
+			XT_CHECK(xt_enter_chain(l2, 1) == 0);
+			XT_CHECK(setxattr(path, "trusted.c", "c", 1, 0) == 0);
+			XT_CHECK(trusted_names_are(path, NAMES("trusted.c")));
+			_exit(0);
+		}
+		XT_CHECK(xt_wait(child) == 0);
+		XT_CHECK(has_value(path, "trusted<5>.c", "c"));
+		XT_CHECK(trusted_names_are(path, NAMES("trusted.ov", "trusted<5>.c")));
+		XT_CHECK(removexattr(path, "trusted.ov") == 0);
+		XT_CHECK(setxattr(path, "trusted.ov", "p", 1, XATTR_CREATE) == 0);
 		_exit(0);
 	}
 	status = xt_wait(pid);
 	if (status == 43)
 		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
 		     variant->fs.fstype);
-	if (status == 42)
-		SKIP(return, "not yet: trusted.* through an overlayfs mounted in the namespace is EPERM");
 	ASSERT_EQ(0, status);
-	ASSERT_TRUE(has_value(file, "trusted<1000>.ov", "o"));
+	ASSERT_TRUE(has_value(file, "trusted<1000>.ov", "p"));
+	ASSERT_TRUE(has_value(file, "trusted<1000><5>.c", "c"));
+	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.host", "trusted<1000>.ov",
+						  "trusted<1000><5>.c")));
 }
 
 TEST_HARNESS_MAIN
