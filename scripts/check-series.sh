@@ -5,6 +5,9 @@
 # touched .c files must build with W=1 and sparse (C=1) without warnings
 # that the pristine files do not have. Works in its own worktree
 # ($XATTRNS_CACHE/linux-series) so the kernels of make check are not touched.
+# Touched files that the test kernels' config does not build (f2fs) are
+# compiled in a second build directory with the options of
+# scripts/kernel-extra.config turned on.
 . "$(dirname "$0")/lib.sh"
 
 need_build_tools
@@ -25,18 +28,32 @@ git am --abort >/dev/null 2>&1 || true
 git checkout -q --detach pristine
 git reset -q --hard
 kmake() { make -C "$wt" O=_build CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
+kmake_extra() { make -C "$wt" O=_build-extra CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
 if [ ! -f _build/.config ] || ! cmp -s _build/.config "$XATTRNS_KTREE/_build/.config"; then
 	mkdir -p _build
 	cp "$XATTRNS_KTREE/_build/.config" _build/.config
 	kmake -s olddefconfig >/dev/null
 fi
+extra=$REPO/scripts/kernel-extra.config
+if [ ! -f _build-extra/.config ] ||
+	[ "$(cat _build-extra/.xattrns-config 2>/dev/null)" != "$(cat "$XATTRNS_KTREE/_build/.config" "$extra" | sha256sum)" ]; then
+	mkdir -p _build-extra
+	cp "$XATTRNS_KTREE/_build/.config" _build-extra/.config
+	KCONFIG_CONFIG=_build-extra/.config scripts/kconfig/merge_config.sh -m \
+		-O _build-extra _build-extra/.config "$extra" >/dev/null
+	kmake_extra -s olddefconfig >/dev/null
+	cat "$XATTRNS_KTREE/_build/.config" "$extra" | sha256sum >_build-extra/.xattrns-config
+fi
 
-# warnings of W=1 and sparse for the given objects, locations stripped
+# warnings of W=1 and sparse for the given objects (in build directory $1),
+# locations stripped
 w1() {
-	local o
+	local o b=$1
+	shift
 	for o in "$@"; do
-		rm -f "_build/$o"
-		kmake -s W=1 C=1 "$o" 2>&1 | grep -E 'warning|error' |
+		rm -f "$b/$o"
+		make -C "$wt" O="$b" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" \
+			-s W=1 C=1 "$o" 2>&1 | grep -E 'warning|error' |
 			sed -E 's/:[0-9]+:[0-9]+:/:/' || true
 	done | sort
 }
@@ -52,12 +69,16 @@ for p in $series; do
 		fail=1
 	fi
 	files=$(grep -E '^\+\+\+ b/.*\.c$' "$REPO/patches/$p" | sed 's|^+++ b/||')
-	objs=""
+	objs="" xobjs=""
 	for f in $files; do
-		# only files this config builds
-		[ -f "$XATTRNS_KTREE/_build/${f%.c}.o" ] && objs="$objs ${f%.c}.o"
+		# files this config builds, and the others (the extra config's)
+		if [ -f "$XATTRNS_KTREE/_build/${f%.c}.o" ]; then
+			objs="$objs ${f%.c}.o"
+		else
+			xobjs="$xobjs ${f%.c}.o"
+		fi
 	done
-	before=$(w1 $objs)
+	before=$(w1 _build $objs; w1 _build-extra $xobjs)
 	git am -q --keep-cr "$REPO/patches/$p" || die "$p does not apply"
 	if ! kmake -s bzImage >"$OUT/series-build.log" 2>&1; then
 		tail -n 20 "$OUT/series-build.log" >&2
@@ -65,16 +86,22 @@ for p in $series; do
 		fail=1
 		break
 	fi
-	after=$(w1 $objs)
+	for o in $xobjs; do
+		if ! kmake_extra -s "$o" >"$OUT/series-build.log" 2>&1; then
+			tail -n 20 "$OUT/series-build.log" >&2
+			warn "$o does not build after $p (scripts/kernel-extra.config)"
+			fail=1
+		else
+			log "    $o (not in the test kernels) compiles"
+		fi
+	done
+	after=$(w1 _build $objs; w1 _build-extra $xobjs)
 	new=$(comm -13 <(echo "$before") <(echo "$after"))
 	if [ -n "$new" ]; then
 		echo "$new" | sed 's/^/    /' >&2
 		warn "new W=1/sparse warnings after $p"
 		fail=1
 	fi
-	for f in $files; do
-		[ -f "$XATTRNS_KTREE/_build/${f%.c}.o" ] || log "    $f is not built by this config: not compiled"
-	done
 done
 phase_end "series check ($n patches)" "$start"
 [ "$fail" = 0 ] || die "series check failed"
