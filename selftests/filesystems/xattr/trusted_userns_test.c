@@ -835,6 +835,50 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 }
 
 /*
+ * An overlayfs the host mounts (initial namespace, trusted.overlay.*)
+ * deals in stored names: copying a file up keeps the namespaces' entries
+ * as they are, and the host's own.
+ */
+TEST_F(trusted, init_overlayfs_copy_up_keeps_namespaced)
+{
+	char lower[512], upper[512], work[512], merged[512];
+	char lfile[PATH_MAX], ufile[PATH_MAX], mfile[PATH_MAX], opts[4 * PATH_MAX];
+	int fd;
+
+	if (!self->had_switch)
+		SKIP(return, "kernel without fs.xattr_trusted_userns");
+	snprintf(lower, sizeof(lower), "%s/lower", self->dir);
+	snprintf(upper, sizeof(upper), "%s/upper", self->dir);
+	snprintf(work, sizeof(work), "%s/work", self->dir);
+	snprintf(merged, sizeof(merged), "%s/merged", self->dir);
+	ASSERT_EQ(0, mkdir(lower, 0755));
+	ASSERT_EQ(0, mkdir(upper, 0755));
+	ASSERT_EQ(0, mkdir(work, 0755));
+	ASSERT_EQ(0, mkdir(merged, 0755));
+	snprintf(lfile, sizeof(lfile), "%s/g", lower);
+	snprintf(ufile, sizeof(ufile), "%s/g", upper);
+	snprintf(mfile, sizeof(mfile), "%s/g", merged);
+	ASSERT_EQ(0, xt_mknode(lfile, S_IFREG, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, setxattr(lfile, "trusted.host", "h", 1, 0));
+	ASSERT_EQ(0, setxattr(lfile, "trusted<1000>.ns", "n", 1, 0));
+	ASSERT_EQ(0, setxattr(lfile, "trusted<1000><5>.nested", "d", 1, 0));
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 lower, upper, work);
+	if (mount("overlay", merged, "overlay", 0, opts))
+		SKIP(return, "overlayfs over %s: %s", variant->fs.fstype, strerror(errno));
+	/* even with the switch on, the host's in-kernel callers see stored names */
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	fd = open(mfile, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_TRUE(has_value(mfile, "trusted<1000>.ns", "n"));
+	ASSERT_EQ(0, umount(merged));
+	ASSERT_TRUE(has_value(ufile, "trusted.host", "h"));
+	ASSERT_TRUE(has_value(ufile, "trusted<1000>.ns", "n"));
+	ASSERT_TRUE(has_value(ufile, "trusted<1000><5>.nested", "d"));
+}
+
+/*
  * Stacking: trusted.* set through an overlayfs that the namespace mounted
  * itself lands on the upper filesystem under the namespace's name, and so
  * does a nested namespace's, under its chain. The overlay mount belongs to
