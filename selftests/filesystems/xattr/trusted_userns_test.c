@@ -756,6 +756,26 @@ TEST_F(trusted, userns_io_uring)
 	ASSERT_TRUE(has_value(f, "trusted<1000><3>.f", "fd"));
 }
 
+/* The directories of an overlayfs in the test's directory, and its options. */
+struct ovl_dirs {
+	char lower[512], upper[512], work[512], merged[512];
+	char opts[4 * PATH_MAX];
+};
+
+static int ovl_dirs_make(const char *dir, struct ovl_dirs *o, bool userxattr)
+{
+	snprintf(o->lower, sizeof(o->lower), "%s/lower", dir);
+	snprintf(o->upper, sizeof(o->upper), "%s/upper", dir);
+	snprintf(o->work, sizeof(o->work), "%s/work", dir);
+	snprintf(o->merged, sizeof(o->merged), "%s/merged", dir);
+	snprintf(o->opts, sizeof(o->opts), "lowerdir=%s,upperdir=%s,workdir=%s%s",
+		 o->lower, o->upper, o->work, userxattr ? ",userxattr" : "");
+	return xt_mknode(o->lower, S_IFDIR, XT_OWNER, XT_OWNER) ?:
+	       xt_mknode(o->upper, S_IFDIR, XT_OWNER, XT_OWNER) ?:
+	       xt_mknode(o->work, S_IFDIR, XT_OWNER, XT_OWNER) ?:
+	       xt_mknode(o->merged, S_IFDIR, XT_OWNER, XT_OWNER);
+}
+
 /*
  * Copy-up through an overlayfs that a namespace mounted: the lower file
  * carries the host's trusted.* entry, the namespace's own and a user.*
@@ -770,31 +790,22 @@ TEST_F(trusted, userns_io_uring)
 TEST_F(trusted, userns_overlayfs_copy_up)
 {
 	const char *l1[] = { NS_L1 };
-	char lower[512], upper[512], work[512], merged[512];
-	char lfile[PATH_MAX], ufile[PATH_MAX], opts[4 * PATH_MAX];
+	static struct ovl_dirs o;
+	char lfile[PATH_MAX], ufile[PATH_MAX];
 	bool on = self->had_switch;
 	pid_t pid;
 	int status;
 
 	if (on)
 		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
-	snprintf(lower, sizeof(lower), "%s/lower", self->dir);
-	snprintf(upper, sizeof(upper), "%s/upper", self->dir);
-	snprintf(work, sizeof(work), "%s/work", self->dir);
-	snprintf(merged, sizeof(merged), "%s/merged", self->dir);
-	ASSERT_EQ(0, xt_mknode(lower, S_IFDIR, XT_OWNER, XT_OWNER));
-	ASSERT_EQ(0, xt_mknode(upper, S_IFDIR, XT_OWNER, XT_OWNER));
-	ASSERT_EQ(0, xt_mknode(work, S_IFDIR, XT_OWNER, XT_OWNER));
-	ASSERT_EQ(0, xt_mknode(merged, S_IFDIR, XT_OWNER, XT_OWNER));
-	snprintf(lfile, sizeof(lfile), "%s/g", lower);
-	snprintf(ufile, sizeof(ufile), "%s/g", upper);
+	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, true));
+	snprintf(lfile, sizeof(lfile), "%s/g", o.lower);
+	snprintf(ufile, sizeof(ufile), "%s/g", o.upper);
 	ASSERT_EQ(0, xt_mknode(lfile, S_IFREG, XT_OWNER, XT_OWNER));
 	ASSERT_EQ(0, setxattr(lfile, "trusted.host", "h", 1, 0));
 	ASSERT_EQ(0, setxattr(lfile, "user.u", "u", 1, 0));
 	if (on)
 		ASSERT_EQ(0, setxattr(lfile, "trusted<1000>.mine", "m", 1, 0));
-	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
-		 lower, upper, work);
 
 	pid = fork_in_chain(l1, 1);
 	ASSERT_LE(0, pid);
@@ -803,9 +814,9 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 		int fd;
 
 		XT_CHECK(unshare(CLONE_NEWNS) == 0);
-		if (mount("overlay", merged, "overlay", 0, opts))
+		if (mount("overlay", o.merged, "overlay", 0, o.opts))
 			_exit(43);
-		snprintf(path, sizeof(path), "%s/g", merged);
+		snprintf(path, sizeof(path), "%s/g", o.merged);
 		fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			_exit(errno == ENODATA ? 44 : 45);
@@ -841,30 +852,21 @@ TEST_F(trusted, userns_overlayfs_copy_up)
  */
 TEST_F(trusted, init_overlayfs_copy_up_keeps_namespaced)
 {
-	char lower[512], upper[512], work[512], merged[512];
-	char lfile[PATH_MAX], ufile[PATH_MAX], mfile[PATH_MAX], opts[4 * PATH_MAX];
+	static struct ovl_dirs o;
+	char lfile[PATH_MAX], ufile[PATH_MAX], mfile[PATH_MAX];
 	int fd;
 
 	if (!self->had_switch)
 		SKIP(return, "kernel without fs.xattr_trusted_userns");
-	snprintf(lower, sizeof(lower), "%s/lower", self->dir);
-	snprintf(upper, sizeof(upper), "%s/upper", self->dir);
-	snprintf(work, sizeof(work), "%s/work", self->dir);
-	snprintf(merged, sizeof(merged), "%s/merged", self->dir);
-	ASSERT_EQ(0, mkdir(lower, 0755));
-	ASSERT_EQ(0, mkdir(upper, 0755));
-	ASSERT_EQ(0, mkdir(work, 0755));
-	ASSERT_EQ(0, mkdir(merged, 0755));
-	snprintf(lfile, sizeof(lfile), "%s/g", lower);
-	snprintf(ufile, sizeof(ufile), "%s/g", upper);
-	snprintf(mfile, sizeof(mfile), "%s/g", merged);
+	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, false));
+	snprintf(lfile, sizeof(lfile), "%s/g", o.lower);
+	snprintf(ufile, sizeof(ufile), "%s/g", o.upper);
+	snprintf(mfile, sizeof(mfile), "%s/g", o.merged);
 	ASSERT_EQ(0, xt_mknode(lfile, S_IFREG, XT_OWNER, XT_OWNER));
 	ASSERT_EQ(0, setxattr(lfile, "trusted.host", "h", 1, 0));
 	ASSERT_EQ(0, setxattr(lfile, "trusted<1000>.ns", "n", 1, 0));
 	ASSERT_EQ(0, setxattr(lfile, "trusted<1000><5>.nested", "d", 1, 0));
-	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
-		 lower, upper, work);
-	if (mount("overlay", merged, "overlay", 0, opts))
+	if (mount("overlay", o.merged, "overlay", 0, o.opts))
 		SKIP(return, "overlayfs over %s: %s", variant->fs.fstype, strerror(errno));
 	/* even with the switch on, the host's in-kernel callers see stored names */
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
@@ -872,7 +874,7 @@ TEST_F(trusted, init_overlayfs_copy_up_keeps_namespaced)
 	ASSERT_LE(0, fd);
 	close(fd);
 	ASSERT_TRUE(has_value(mfile, "trusted<1000>.ns", "n"));
-	ASSERT_EQ(0, umount(merged));
+	ASSERT_EQ(0, umount(o.merged));
 	ASSERT_TRUE(has_value(ufile, "trusted.host", "h"));
 	ASSERT_TRUE(has_value(ufile, "trusted<1000>.ns", "n"));
 	ASSERT_TRUE(has_value(ufile, "trusted<1000><5>.nested", "d"));
@@ -890,25 +892,16 @@ TEST_F(trusted, userns_overlayfs_upper)
 {
 	const char *l1[] = { NS_L1 };
 	const char *l2[] = { NS_L2 };
-	char lower[512], upper[512], work[512], merged[512];
-	char file[PATH_MAX], opts[4 * PATH_MAX];
+	static struct ovl_dirs o;
+	char file[PATH_MAX];
 	pid_t pid;
 	int status;
 
 	NEED_SWITCH();
-	snprintf(lower, sizeof(lower), "%s/lower", self->dir);
-	snprintf(upper, sizeof(upper), "%s/upper", self->dir);
-	snprintf(work, sizeof(work), "%s/work", self->dir);
-	snprintf(merged, sizeof(merged), "%s/merged", self->dir);
-	ASSERT_EQ(0, xt_mknode(lower, S_IFDIR, XT_OWNER, XT_OWNER));
-	ASSERT_EQ(0, xt_mknode(upper, S_IFDIR, XT_OWNER, XT_OWNER));
-	ASSERT_EQ(0, xt_mknode(work, S_IFDIR, XT_OWNER, XT_OWNER));
-	ASSERT_EQ(0, xt_mknode(merged, S_IFDIR, XT_OWNER, XT_OWNER));
-	snprintf(file, sizeof(file), "%s/f", upper);
+	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, true));
+	snprintf(file, sizeof(file), "%s/f", o.upper);
 	ASSERT_EQ(0, xt_mknode(file, S_IFREG, XT_OWNER, XT_OWNER));
 	ASSERT_EQ(0, setxattr(file, "trusted.host", "h", 1, 0));
-	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
-		 lower, upper, work);
 
 	pid = fork_in_chain(l1, 1);
 	ASSERT_LE(0, pid);
@@ -917,9 +910,9 @@ TEST_F(trusted, userns_overlayfs_upper)
 		pid_t child;
 
 		XT_CHECK(unshare(CLONE_NEWNS) == 0);
-		if (mount("overlay", merged, "overlay", 0, opts))
+		if (mount("overlay", o.merged, "overlay", 0, o.opts))
 			_exit(43);
-		snprintf(path, sizeof(path), "%s/f", merged);
+		snprintf(path, sizeof(path), "%s/f", o.merged);
 		XT_CHECK(setxattr(path, "trusted.ov", "o", 1, 0) == 0);
 		XT_CHECK(has_value(path, "trusted.ov", "o"));
 		XT_CHECK_ERR(getxattr(path, "trusted.host", NULL, 0), ENODATA);
