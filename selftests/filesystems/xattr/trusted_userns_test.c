@@ -488,6 +488,72 @@ TEST_F(trusted, userns_idmapped_mounts)
 }
 
 /*
+ * A namespace's prefix depends on the way it reaches the filesystem and
+ * exists only once its root is mapped, however the kernel computes it:
+ * one namespace root (host 5000, with the owner 1000 mapped as its uid 1)
+ * uses the plain mount, then a mount that shows 1000 as 5000, then the
+ * plain one again; and a namespace that tries before its uid_map is
+ * written has no name then and the right one afterwards.
+ */
+TEST_F(trusted, userns_prefix_per_mount_and_map)
+{
+	const char *r5000[] = { "0 5000 1\n1 1000 1\n" };
+	const char *rel = self->file + strlen(XT_MNT) + 1;
+	const char *f = self->file;
+	int ready[2], mapped[2], userns;
+	char m1[PATH_MAX], path[64], c;
+	pid_t pid;
+
+	NEED_SWITCH();
+	snprintf(m1, sizeof(m1), "/tmp/xattr_idmap1/%s", rel);
+	ASSERT_EQ(0, mkdir("/tmp/xattr_idmap1", 0755) && errno != EEXIST ? -1 : 0);
+	userns = xt_userns_fd(1000, 5000, 1000);
+	ASSERT_LE(0, userns);
+	ASSERT_EQ(0, xt_idmapped_mount(XT_MNT, "/tmp/xattr_idmap1", userns));
+	close(userns);
+
+	IN_CHAIN(r5000, 1, {
+		XT_CHECK(setxattr(f, "trusted.plain", "p", 1, XATTR_CREATE) == 0);
+		XT_CHECK(setxattr(m1, "trusted.mapped", "m", 1, XATTR_CREATE) == 0);
+		XT_CHECK(has_value(f, "trusted.plain", "p"));
+		XT_CHECK_ERR(getxattr(f, "trusted.mapped", NULL, 0), ENODATA);
+		XT_CHECK(has_value(m1, "trusted.mapped", "m"));
+		XT_CHECK_ERR(getxattr(m1, "trusted.plain", NULL, 0), ENODATA);
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.plain")));
+		XT_CHECK(trusted_names_are(m1, NAMES("trusted.mapped")));
+	});
+	ASSERT_TRUE(has_value(f, "trusted<5000>.plain", "p"));
+	ASSERT_TRUE(has_value(f, "trusted<1000>.mapped", "m"));
+
+	ASSERT_EQ(0, pipe2(ready, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(mapped, O_CLOEXEC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		XT_CHECK(unshare(CLONE_NEWUSER) == 0);
+		/* no uid_map yet: the namespace's root has no uid anywhere */
+		XT_CHECK_ERR(setxattr(f, "trusted.early", "e", 1, 0), EPERM);
+		XT_CHECK_ERR(getxattr(f, "trusted.host", NULL, 0), ENODATA);
+		XT_CHECK(write(ready[1], "u", 1) == 1);
+		XT_CHECK(read(mapped[0], &c, 1) == 1);
+		XT_CHECK(setxattr(f, "trusted.late", "l", 1, XATTR_CREATE) == 0);
+		/* root 1000's entries, the one made through the mount too */
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.mapped", "trusted.late")));
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
+	ASSERT_EQ(0, xt_write_file(path, "0 1000 1\n"));
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
+	ASSERT_EQ(0, xt_write_file(path, "0 1000 1\n"));
+	ASSERT_EQ(1, write(mapped[1], "m", 1));
+	ASSERT_EQ(0, xt_wait(pid));
+	ASSERT_TRUE(has_value(f, "trusted<1000>.late", "l"));
+	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", "trusted<5000>.plain",
+					       "trusted<1000>.mapped", "trusted<1000>.late")));
+}
+
+/*
  * Entries are ordinary trusted xattrs on disk: they survive an unmount,
  * and turning the switch off and on again changes nothing stored.
  */
