@@ -27,26 +27,9 @@ FIXTURE(trusted) {
 
 FIXTURE_VARIANT(trusted) {
 	struct xt_fs fs;
-	/*
-	 * btrfs_listxattr() lists every name, trusted.* included, to callers
-	 * that getxattr() then refuses: stock behaviour, pinned as such.
-	 */
-	bool lists_trusted_to_all;
 };
 
-FIXTURE_VARIANT_ADD(trusted, tmpfs) {
-	.fs = { "tmpfs", NULL },
-};
-FIXTURE_VARIANT_ADD(trusted, ext4) {
-	.fs = { "ext4", "XATTR_TEST_DEV_EXT4" },
-};
-FIXTURE_VARIANT_ADD(trusted, xfs) {
-	.fs = { "xfs", "XATTR_TEST_DEV_XFS" },
-};
-FIXTURE_VARIANT_ADD(trusted, btrfs) {
-	.fs = { "btrfs", "XATTR_TEST_DEV_BTRFS" },
-	.lists_trusted_to_all = true,
-};
+XT_FS_VARIANTS(trusted);
 
 static int switch_value(void)
 {
@@ -161,7 +144,7 @@ TEST_F(trusted, userns_root_refused)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		XT_CHECK(xt_enter_userns(userns, 0, 0) == 0);
-		userns_root_refused(self->file, variant->lists_trusted_to_all);
+		userns_root_refused(self->file, variant->fs.lists_trusted_to_all);
 		_exit(0);
 	}
 	ASSERT_EQ(0, xt_wait(pid));
@@ -184,7 +167,7 @@ TEST_F(trusted, userns_root_mapped_to_host_root_refused)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		XT_CHECK(xt_enter_userns(userns, 0, 0) == 0);
-		userns_root_refused(self->file, variant->lists_trusted_to_all);
+		userns_root_refused(self->file, variant->fs.lists_trusted_to_all);
 		_exit(0);
 	}
 	ASSERT_EQ(0, xt_wait(pid));
@@ -842,6 +825,17 @@ static int ovl_dirs_make(const char *dir, struct ovl_dirs *o, bool userxattr)
 	       xt_mknode(o->merged, S_IFDIR, XT_OWNER, XT_OWNER);
 }
 
+/* A child's exit status: it could not mount the overlay (the test SKIPs). */
+#define OVL_NO_MOUNT 43
+
+/* In a child: mount the overlay in a mount namespace of its own. */
+static void ovl_mount_private(const struct ovl_dirs *o)
+{
+	XT_CHECK(unshare(CLONE_NEWNS) == 0);
+	if (mount("overlay", o->merged, "overlay", 0, o->opts))
+		_exit(OVL_NO_MOUNT);
+}
+
 /*
  * Copy-up through an overlayfs that a namespace mounted: the lower file
  * carries the host's trusted.* entry, the namespace's own and a user.*
@@ -879,9 +873,7 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 		char path[PATH_MAX];
 		int fd;
 
-		XT_CHECK(unshare(CLONE_NEWNS) == 0);
-		if (mount("overlay", o.merged, "overlay", 0, o.opts))
-			_exit(43);
+		ovl_mount_private(&o);
 		snprintf(path, sizeof(path), "%s/g", o.merged);
 		fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -890,10 +882,10 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 		_exit(0);
 	}
 	status = xt_wait(pid);
-	if (status == 43)
+	if (status == OVL_NO_MOUNT)
 		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
 		     variant->fs.fstype);
-	if (!on && variant->lists_trusted_to_all) {
+	if (!on && variant->fs.lists_trusted_to_all) {
 		/* stock btrfs: listed, then unreadable: the copy-up fails */
 		ASSERT_EQ(44, status);
 		return;
@@ -975,9 +967,7 @@ TEST_F(trusted, userns_overlayfs_upper)
 		char path[PATH_MAX];
 		pid_t child;
 
-		XT_CHECK(unshare(CLONE_NEWNS) == 0);
-		if (mount("overlay", o.merged, "overlay", 0, o.opts))
-			_exit(43);
+		ovl_mount_private(&o);
 		snprintf(path, sizeof(path), "%s/f", o.merged);
 		XT_CHECK(setxattr(path, "trusted.ov", "o", 1, 0) == 0);
 		XT_CHECK(has_value(path, "trusted.ov", "o"));
@@ -999,7 +989,7 @@ TEST_F(trusted, userns_overlayfs_upper)
 		_exit(0);
 	}
 	status = xt_wait(pid);
-	if (status == 43)
+	if (status == OVL_NO_MOUNT)
 		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
 		     variant->fs.fstype);
 	ASSERT_EQ(0, status);

@@ -47,18 +47,7 @@ FIXTURE_VARIANT(user_special) {
 	struct xt_fs fs;
 };
 
-FIXTURE_VARIANT_ADD(user_special, tmpfs) {
-	.fs = { "tmpfs", NULL },
-};
-FIXTURE_VARIANT_ADD(user_special, ext4) {
-	.fs = { "ext4", "XATTR_TEST_DEV_EXT4" },
-};
-FIXTURE_VARIANT_ADD(user_special, xfs) {
-	.fs = { "xfs", "XATTR_TEST_DEV_XFS" },
-};
-FIXTURE_VARIANT_ADD(user_special, btrfs) {
-	.fs = { "btrfs", "XATTR_TEST_DEV_BTRFS" },
-};
+XT_FS_VARIANTS(user_special);
 
 FIXTURE_SETUP(user_special)
 {

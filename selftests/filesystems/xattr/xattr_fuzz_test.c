@@ -1055,22 +1055,9 @@ FIXTURE(xfuzz) {
 
 FIXTURE_VARIANT(xfuzz) {
 	struct xt_fs fs;
-	bool lists_trusted_to_all;	/* btrfs: see trusted_userns_test.c */
 };
 
-FIXTURE_VARIANT_ADD(xfuzz, tmpfs) {
-	.fs = { "tmpfs", NULL },
-};
-FIXTURE_VARIANT_ADD(xfuzz, ext4) {
-	.fs = { "ext4", "XATTR_TEST_DEV_EXT4" },
-};
-FIXTURE_VARIANT_ADD(xfuzz, xfs) {
-	.fs = { "xfs", "XATTR_TEST_DEV_XFS" },
-};
-FIXTURE_VARIANT_ADD(xfuzz, btrfs) {
-	.fs = { "btrfs", "XATTR_TEST_DEV_BTRFS" },
-	.lists_trusted_to_all = true,
-};
+XT_FS_VARIANTS(xfuzz);
 
 FIXTURE_SETUP(xfuzz)
 {
@@ -1134,7 +1121,7 @@ TEST_F_TIMEOUT(xfuzz, fuzz, 7200)
 	memset(&f, 0, sizeof(f));
 	f.fstype = variant->fs.fstype;
 	f.dir = self->dir;
-	f.lists_trusted_to_all = variant->lists_trusted_to_all;
+	f.lists_trusted_to_all = variant->fs.lists_trusted_to_all;
 	f.seed = fuzz_seed(f.fstype);
 	/* one seed per filesystem, derived from the printed one */
 	rng_state = f.seed ^ (0x9e3779b97f4a7c15ULL * (strlen(f.fstype) + f.fstype[0]));

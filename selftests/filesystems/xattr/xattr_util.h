@@ -52,7 +52,30 @@
 struct xt_fs {
 	const char *fstype;
 	const char *dev_env;	/* NULL: no device (tmpfs) */
+	/*
+	 * btrfs_listxattr() lists every name, trusted.* included, to callers
+	 * that getxattr() then refuses: stock behaviour, pinned as such.
+	 */
+	bool lists_trusted_to_all;
 };
+
+/*
+ * The filesystems every test runs on, as FIXTURE_VARIANT_ADD()s of a
+ * fixture whose variant is { struct xt_fs fs; }.
+ */
+#define XT_FS_VARIANTS(fixture)						\
+FIXTURE_VARIANT_ADD(fixture, tmpfs) {					\
+	.fs = { "tmpfs", NULL },					\
+};									\
+FIXTURE_VARIANT_ADD(fixture, ext4) {					\
+	.fs = { "ext4", "XATTR_TEST_DEV_EXT4" },			\
+};									\
+FIXTURE_VARIANT_ADD(fixture, xfs) {					\
+	.fs = { "xfs", "XATTR_TEST_DEV_XFS" },				\
+};									\
+FIXTURE_VARIANT_ADD(fixture, btrfs) {					\
+	.fs = { "btrfs", "XATTR_TEST_DEV_BTRFS", true },		\
+}
 
 /* The inode types; the first two are the ones user.* has always allowed. */
 struct xt_node {
