@@ -26,7 +26,8 @@
 enum caller {
 	OWNER,		/* uid 1000, owns the file */
 	WRITER,		/* uid 2000, may write the file (mode 0666) */
-	NOWRITE,	/* uid 2000, may not write the file (mode 0600) */
+	/* uid 2000, may not write the file (mode 0600): not on symlinks */
+	NOWRITE,	/* (whose mode is always 0777, see CELLS) */
 	FOWNER,		/* uid 2000 with CAP_FOWNER, nothing else */
 	NS_MAPPED,	/* root of a namespace (root = 2000) mapping the owner */
 	NS_UNMAPPED,	/* root of a namespace (root = 2000) not mapping it */
@@ -56,8 +57,8 @@ FIXTURE_SETUP(user_special)
 	self->had_switch = xt_sysctl_get(SWITCH) >= 0;
 	ret = xt_setup_fs(&variant->fs, self->dir, sizeof(self->dir));
 	if (ret == -ENOENT)
-		SKIP(return, "no %s device: %s is not set", variant->fs.fstype,
-		     variant->fs.dev_env);
+		SKIP(return, "no %s device: set %s, or install %s",
+		     variant->fs.fstype, variant->fs.dev_env, variant->fs.mkfs);
 	if (ret == -ENODEV)
 		SKIP(return, "kernel without %s", variant->fs.fstype);
 	ASSERT_EQ(0, ret);
@@ -144,7 +145,7 @@ static int t_remove(struct target *t, const char *name)
 }
 
 /* Everything an allowed caller may do, with the exact results. */
-static void allowed_ops(struct target *t, bool seeded)
+static void allowed_ops(struct __test_metadata *_metadata, struct target *t, bool seeded)
 {
 	char buf[256];
 	ssize_t len;
@@ -173,8 +174,13 @@ static void allowed_ops(struct target *t, bool seeded)
 	XT_CHECK(len >= 0 && !xt_list_has(buf, len, "user.test"));
 }
 
-/* Everything a refused caller tries, with the stock errors. */
-static void refused_ops(struct target *t)
+/*
+ * Everything a refused caller tries, with the stock errors. With the switch
+ * off the listing is stock too: it shows the seeded entry, which getxattr()
+ * refuses (listed); with it on, it shows no user.* name.
+ */
+static void refused_ops(struct __test_metadata *_metadata, struct target *t,
+			bool listed)
 {
 	char buf[256];
 	ssize_t len;
@@ -188,20 +194,24 @@ static void refused_ops(struct target *t)
 	XT_CHECK_ERR(t_remove(t, "user.seed"), EPERM);
 	len = t_list(t, buf, sizeof(buf));
 	XT_CHECK(len >= 0);
-	XT_CHECK(!xt_list_has_prefix(buf, len, "user."));
-	/* the size probe agrees with the filtered list */
+	XT_CHECK(xt_list_has(buf, len, "user.seed") == listed);
+	XT_CHECK(!xt_list_has(buf, len, "user.test"));
+	if (!listed)
+		XT_CHECK(!xt_list_has_prefix(buf, len, "user."));
+	/* the size probe agrees with the list */
 	XT_CHECK(t_list(t, NULL, 0) == len);
 }
 
-static void run_ops(const char *path, bool allowed, bool seeded)
+static void run_ops(struct __test_metadata *_metadata, const char *path,
+		    bool allowed, bool seeded, bool listed)
 {
 	struct target t = { .path = path };
 	int fd, procfd;
 
 	if (allowed)
-		allowed_ops(&t, seeded);
+		allowed_ops(_metadata, &t, seeded);
 	else
-		refused_ops(&t);
+		refused_ops(_metadata, &t, listed);
 
 	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	XT_CHECK(fd >= 0);
@@ -211,9 +221,9 @@ static void run_ops(const char *path, bool allowed, bool seeded)
 	t.via_fd = true;
 	snprintf(t.fdname, sizeof(t.fdname), "%d", fd);
 	if (allowed)
-		allowed_ops(&t, seeded);
+		allowed_ops(_metadata, &t, seeded);
 	else
-		refused_ops(&t);
+		refused_ops(_metadata, &t, listed);
 	close(fd);
 	close(procfd);
 }
@@ -223,8 +233,8 @@ static void run_ops(const char *path, bool allowed, bool seeded)
  * the switch at sw. Root seeds a user.seed entry first (with the switch on),
  * so that refused callers have something they must not see or change.
  */
-static void run_cell(struct __test_metadata *_metadata,
-		     FIXTURE_DATA(user_special) *self, enum caller c,
+static void run_cell(struct __test_metadata *_metadata, const char *dir,
+		     bool had_switch, const char *fstype, enum caller c,
 		     size_t node, int sw)
 {
 	char path[PATH_MAX], buf[16];
@@ -232,44 +242,46 @@ static void run_cell(struct __test_metadata *_metadata,
 	bool seeded = false;
 	pid_t pid;
 
-	if (!self->had_switch && sw)
+	if (!had_switch && sw)
 		SKIP(return, "kernel without fs.xattr_user_special");
-	snprintf(path, sizeof(path), "%s/%s", self->dir, xt_nodes[node].name);
+	snprintf(path, sizeof(path), "%s/%s", dir, xt_nodes[node].name);
 	TH_LOG("%s on %s, switch %d: %s", caller_names[c], xt_nodes[node].name,
 	       sw, allowed ? "allowed" : "refused");
 
-	if (self->had_switch) {
+	if (had_switch) {
 		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
 		ASSERT_EQ(0, lsetxattr(path, "user.seed", "seed", 4, XATTR_CREATE));
 		seeded = true;
 		ASSERT_EQ(0, xt_sysctl_set(SWITCH, sw));
 	}
-	if (c == NOWRITE && xt_nodes[node].type != S_IFLNK)
+	if (c == NOWRITE) {
+		/* chmod() would follow a symlink: NOWRITE has no symlink cells */
+		ASSERT_NE(S_IFLNK, xt_nodes[node].type);
 		ASSERT_EQ(0, chmod(path, 0600));
+	}
 	if (c == IDMAPPED_OWNER) {
 		/* the filesystem's 1000 is 3000 on this mount */
 		int userns = xt_userns_fd(XT_OWNER, XT_IDMAPPED_OWNER, 1);
 
 		ASSERT_LE(0, userns);
 		ASSERT_EQ(0, mkdir(IDMAPPED, 0755) && errno != EEXIST ? -1 : 0);
-		ASSERT_EQ(0, xt_idmapped_mount(XT_MNT, IDMAPPED, userns));
-		close(userns);
+		XT_IDMAPPED_MOUNT(XT_MNT, IDMAPPED, userns, fstype);
 		snprintf(path, sizeof(path), "%s/%s/%s", IDMAPPED,
-			 self->dir + strlen(XT_MNT) + 1, xt_nodes[node].name);
+			 dir + strlen(XT_MNT) + 1, xt_nodes[node].name);
 	}
 
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		XT_CHECK(become_caller(c) == 0);
-		run_ops(path, allowed, seeded && sw);
-		_exit(0);
+		run_ops(_metadata, path, allowed, seeded && sw, seeded && !sw);
+		_exit(_metadata->exit_code);
 	}
 	ASSERT_EQ(0, xt_wait(pid));
 
 	/* whatever the caller did, root's entry is intact */
 	if (seeded) {
-		snprintf(path, sizeof(path), "%s/%s", self->dir, xt_nodes[node].name);
+		snprintf(path, sizeof(path), "%s/%s", dir, xt_nodes[node].name);
 		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
 		ASSERT_EQ(4, lgetxattr(path, "user.seed", buf, sizeof(buf)));
 		ASSERT_EQ(0, memcmp(buf, "seed", 4));
@@ -289,22 +301,31 @@ static void run_cell(struct __test_metadata *_metadata,
 #define CELL(caller, node, sw)						\
 TEST_F(user_special, caller##_##node##_sw##sw)				\
 {									\
-	run_cell(_metadata, self, caller, NODE_##node, sw);		\
+	run_cell(_metadata, self->dir, self->had_switch,		\
+		 variant->fs.fstype, caller, NODE_##node, sw);		\
 }
 
-#define CELLS(caller, sw)						\
-	CELL(caller, symlink, sw)					\
+#define CELLS_NO_SYMLINK(caller, sw)					\
 	CELL(caller, chr, sw)						\
 	CELL(caller, blk, sw)						\
 	CELL(caller, fifo, sw)						\
 	CELL(caller, sock, sw)
 
+#define CELLS(caller, sw)						\
+	CELL(caller, symlink, sw)					\
+	CELLS_NO_SYMLINK(caller, sw)
+
 CELLS(OWNER, 0)
 CELLS(OWNER, 1)
 CELLS(WRITER, 0)
 CELLS(WRITER, 1)
-CELLS(NOWRITE, 0)
-CELLS(NOWRITE, 1)
+/*
+ * A symlink's mode is always 0777 (there is no lchmod), so no caller lacks
+ * write permission on one: a NOWRITE symlink cell would be the WRITER one
+ * again. The non-owner on a symlink is WRITER_symlink_sw*.
+ */
+CELLS_NO_SYMLINK(NOWRITE, 0)
+CELLS_NO_SYMLINK(NOWRITE, 1)
 CELLS(FOWNER, 0)
 CELLS(FOWNER, 1)
 CELLS(NS_MAPPED, 0)
@@ -329,8 +350,8 @@ TEST_F(user_special, root_refused_sw0)
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (pid == 0) {
-			run_ops(path, false, false);
-			_exit(0);
+			run_ops(_metadata, path, false, false, false);
+			_exit(_metadata->exit_code);
 		}
 		ASSERT_EQ(0, xt_wait(pid));
 	}
@@ -362,8 +383,8 @@ TEST_F(user_special, devnull_nonowner_sw1)
 		XT_CHECK(fd >= 0);
 		XT_CHECK(write(fd, "x", 1) == 1);
 		close(fd);
-		run_ops(path, false, true);
-		_exit(0);
+		run_ops(_metadata, path, false, true, false);
+		_exit(_metadata->exit_code);
 	}
 	ASSERT_EQ(0, xt_wait(pid));
 	ASSERT_EQ(4, lgetxattr(path, "user.seed", buf, sizeof(buf)));
@@ -420,18 +441,18 @@ TEST_F(user_special, survive_remount_and_switch_sw1)
  * on a sticky directory, and a reader nothing.
  */
 static void reg_dir_unchanged(struct __test_metadata *_metadata,
-			      FIXTURE_DATA(user_special) *self, int sw)
+			      const char *dir, bool had_switch, int sw)
 {
 	char reg[PATH_MAX], sticky[PATH_MAX], ro[PATH_MAX];
 	pid_t pid;
 
-	if (!self->had_switch && sw)
+	if (!had_switch && sw)
 		SKIP(return, "kernel without fs.xattr_user_special");
-	if (self->had_switch)
+	if (had_switch)
 		ASSERT_EQ(0, xt_sysctl_set(SWITCH, sw));
-	snprintf(reg, sizeof(reg), "%s/reg", self->dir);
-	snprintf(ro, sizeof(ro), "%s/ro", self->dir);
-	snprintf(sticky, sizeof(sticky), "%s/sticky", self->dir);
+	snprintf(reg, sizeof(reg), "%s/reg", dir);
+	snprintf(ro, sizeof(ro), "%s/ro", dir);
+	snprintf(sticky, sizeof(sticky), "%s/sticky", dir);
 	ASSERT_EQ(0, chmod(reg, 0666));
 	ASSERT_EQ(0, xt_mknode(ro, S_IFREG, XT_OWNER, XT_OWNER));
 	ASSERT_EQ(0, mkdir(sticky, 01777));
@@ -448,19 +469,19 @@ static void reg_dir_unchanged(struct __test_metadata *_metadata,
 		XT_CHECK(lremovexattr(reg, "user.w") == 0);
 		XT_CHECK_ERR(lsetxattr(ro, "user.w", "v", 1, 0), EACCES);
 		XT_CHECK_ERR(lsetxattr(sticky, "user.w", "v", 1, 0), EPERM);
-		_exit(0);
+		_exit(_metadata->exit_code);
 	}
 	ASSERT_EQ(0, xt_wait(pid));
 }
 
 TEST_F(user_special, reg_dir_unchanged_sw0)
 {
-	reg_dir_unchanged(_metadata, self, 0);
+	reg_dir_unchanged(_metadata, self->dir, self->had_switch, 0);
 }
 
 TEST_F(user_special, reg_dir_unchanged_sw1)
 {
-	reg_dir_unchanged(_metadata, self, 1);
+	reg_dir_unchanged(_metadata, self->dir, self->had_switch, 1);
 }
 
 /* The switch itself: 0 and 1 only, and only for the global administrator. */
@@ -486,7 +507,7 @@ TEST(switch_values_and_permissions)
 	if (pid == 0) {
 		XT_CHECK(xt_become(XT_OTHER, XT_OTHER) == 0);
 		XT_CHECK(xt_write_file(SWITCH, "1\n") == -EACCES);
-		_exit(0);
+		_exit(_metadata->exit_code);
 	}
 	ASSERT_EQ(0, xt_wait(pid));
 
@@ -502,10 +523,149 @@ TEST(switch_values_and_permissions)
 		XT_CHECK(xt_enter_userns(userns, 0, 0) == 0);
 		ret = xt_write_file(SWITCH, "1\n");
 		XT_CHECK(ret == -EPERM);
-		_exit(0);
+		_exit(_metadata->exit_code);
 	}
 	ASSERT_EQ(0, xt_wait(pid));
 	ASSERT_EQ(0, xt_sysctl_get(SWITCH));
+}
+
+/*
+ * overlayfs copy-up of symlinks and special files that carry user.*
+ * entries: copy-up never fails over them. It copies what the mounter may
+ * read (switch on, a mounter with CAP_FOWNER) and leaves out what it may
+ * not (switch off, or a mounter without CAP_FOWNER), as it leaves out
+ * anything else the mounter cannot read. The lower entries stay.
+ */
+#define OVL_MNT "/tmp/xattr_test_ovl"
+
+enum ovl_mounter { MOUNTER_ROOT, MOUNTER_NO_FOWNER };
+
+static int ovl_copy_up_specials(struct __test_metadata *_metadata,
+				const char *lower, enum ovl_mounter m)
+{
+	char opts[1024], path[PATH_MAX];
+	struct stat st;
+	size_t i;
+
+	XT_CHECK(mount("tmpfs", OVL_MNT, "tmpfs", 0, NULL) == 0);
+	XT_CHECK(mkdir(OVL_MNT "/upper", 0755) == 0);
+	XT_CHECK(mkdir(OVL_MNT "/work", 0755) == 0);
+	XT_CHECK(mkdir(OVL_MNT "/merged", 0755) == 0);
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s", lower,
+		 OVL_MNT "/upper", OVL_MNT "/work");
+	if (m == MOUNTER_NO_FOWNER) {
+		/* overlayfs keeps its mounter's credentials for copy-up */
+		struct __user_cap_header_struct hdr = {
+			.version = _LINUX_CAPABILITY_VERSION_3,
+		};
+		struct __user_cap_data_struct data[2];
+
+		XT_CHECK(syscall(__NR_capget, &hdr, data) == 0);
+		data[0].effective &= ~(1u << CAP_FOWNER);
+		data[0].permitted &= ~(1u << CAP_FOWNER);
+		XT_CHECK(syscall(__NR_capset, &hdr, data) == 0);
+	}
+	XT_CHECK(mount("overlay", OVL_MNT "/merged", "overlay", 0, opts) == 0);
+	for (i = 0; i < XT_NR_NODES; i++) {
+		if (!xt_special(xt_nodes[i].type))
+			continue;
+		snprintf(path, sizeof(path), OVL_MNT "/merged/%s", xt_nodes[i].name);
+		/* a change of times copies the node up, and needs no ownership */
+		TH_LOG("copy-up of %s", xt_nodes[i].name);
+		XT_CHECK(utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW) == 0);
+		/* copied up */
+		snprintf(path, sizeof(path), OVL_MNT "/upper/%s", xt_nodes[i].name);
+		XT_CHECK(lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == xt_nodes[i].type);
+	}
+	return _metadata->exit_code;
+}
+
+/* The upper layer's copies carry user.keep exactly when it was copied. */
+static int ovl_upper_keeps(struct __test_metadata *_metadata, bool copied)
+{
+	char path[PATH_MAX], buf[16];
+	size_t i;
+
+	/* with the switch on, so that a copied entry would be seen */
+	XT_CHECK(xt_sysctl_set(SWITCH, 1) == 0);
+	for (i = 0; i < XT_NR_NODES; i++) {
+		ssize_t n;
+
+		if (!xt_special(xt_nodes[i].type))
+			continue;
+		snprintf(path, sizeof(path), OVL_MNT "/upper/%s", xt_nodes[i].name);
+		n = lgetxattr(path, "user.keep", buf, sizeof(buf));
+		XT_CHECK(copied ? n == 4 : n < 0);
+	}
+	return _metadata->exit_code;
+}
+
+static void copy_up_specials(struct __test_metadata *_metadata,
+			     const char *dir, bool had_switch, int sw,
+			     enum ovl_mounter m)
+{
+	char path[PATH_MAX], buf[16];
+	bool copied = sw && m == MOUNTER_ROOT;
+	size_t i;
+	pid_t pid;
+
+	if (!had_switch)
+		SKIP(return, "kernel without fs.xattr_user_special");
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	for (i = 0; i < XT_NR_NODES; i++) {
+		if (!xt_special(xt_nodes[i].type))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, xt_nodes[i].name);
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			XT_CHECK(xt_become(XT_OWNER, XT_OWNER) == 0);
+			XT_CHECK(lsetxattr(path, "user.keep", "keep", 4, 0) == 0);
+			_exit(_metadata->exit_code);
+		}
+		ASSERT_EQ(0, xt_wait(pid));
+	}
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, sw));
+	ASSERT_EQ(0, mkdir(OVL_MNT, 0755) && errno != EEXIST ? -1 : 0);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t child;
+		int ret;
+
+		XT_CHECK(unshare(CLONE_NEWNS) == 0);
+		/* mount and copy up (without CAP_FOWNER), look as full root */
+		child = fork();
+		XT_CHECK(child >= 0);
+		if (child == 0)
+			_exit(ovl_copy_up_specials(_metadata, dir, m));
+		ret = xt_wait(child);
+		_exit(ret ?: ovl_upper_keeps(_metadata, copied));
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+	/* the lower entries stay */
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	for (i = 0; i < XT_NR_NODES; i++) {
+		if (!xt_special(xt_nodes[i].type))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, xt_nodes[i].name);
+		ASSERT_EQ(4, lgetxattr(path, "user.keep", buf, sizeof(buf)));
+	}
+}
+
+TEST_F(user_special, copy_up_sw0)
+{
+	copy_up_specials(_metadata, self->dir, self->had_switch, 0, MOUNTER_ROOT);
+}
+
+TEST_F(user_special, copy_up_sw1)
+{
+	copy_up_specials(_metadata, self->dir, self->had_switch, 1, MOUNTER_ROOT);
+}
+
+TEST_F(user_special, copy_up_sw1_mounter_without_fowner)
+{
+	copy_up_specials(_metadata, self->dir, self->had_switch, 1, MOUNTER_NO_FOWNER);
 }
 
 TEST_HARNESS_MAIN

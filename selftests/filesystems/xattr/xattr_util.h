@@ -28,9 +28,13 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <linux/io_uring.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+
+#include "../../kselftest.h"
 
 #ifndef MOUNT_ATTR_IDMAP
 #define MOUNT_ATTR_IDMAP 0x00100000
@@ -46,17 +50,22 @@
 
 /*
  * The filesystems under test. tmpfs is mounted fresh; the others need a
- * formatted block device, named by an environment variable (the guest's
- * init sets them, see initramfs/init).
+ * formatted block device: the one an environment variable names (a test
+ * runner that made one, such as the guest of this project's harness), or
+ * else a loop device on an image the tests make themselves with mkfs.
  */
 struct xt_fs {
 	const char *fstype;
 	const char *dev_env;	/* NULL: no device (tmpfs) */
+	const char *mkfs;	/* the command that formats an image */
+	unsigned int img_mb;	/* the image's size */
 	/*
-	 * btrfs_listxattr() lists every name, trusted.* included, to callers
-	 * that getxattr() then refuses: stock behaviour, pinned as such.
+	 * Stock btrfs_listxattr() lists every name, trusted.* included, to
+	 * callers that getxattr() then refuses; "btrfs: do not list trusted.*
+	 * xattrs to callers who may not read them" fixes it. The tests expect
+	 * it of stock kernels (those without fs.xattr_trusted_userns) only.
 	 */
-	bool lists_trusted_to_all;
+	bool stock_lists_trusted;
 };
 
 /*
@@ -65,16 +74,23 @@ struct xt_fs {
  */
 #define XT_FS_VARIANTS(fixture)						\
 FIXTURE_VARIANT_ADD(fixture, tmpfs) {					\
-	.fs = { "tmpfs", NULL },					\
+	.fs = { .fstype = "tmpfs" },					\
 };									\
 FIXTURE_VARIANT_ADD(fixture, ext4) {					\
-	.fs = { "ext4", "XATTR_TEST_DEV_EXT4" },			\
+	.fs = { "ext4", "XATTR_TEST_DEV_EXT4", "mkfs.ext4 -q -F", 256 },	\
 };									\
 FIXTURE_VARIANT_ADD(fixture, xfs) {					\
-	.fs = { "xfs", "XATTR_TEST_DEV_XFS" },				\
+	.fs = { "xfs", "XATTR_TEST_DEV_XFS", "mkfs.xfs -q -f", 320 },	\
 };									\
 FIXTURE_VARIANT_ADD(fixture, btrfs) {					\
-	.fs = { "btrfs", "XATTR_TEST_DEV_BTRFS", true },		\
+	.fs = { "btrfs", "XATTR_TEST_DEV_BTRFS", "mkfs.btrfs -q -f", 256,	\
+		.stock_lists_trusted = true },				\
+};									\
+FIXTURE_VARIANT_ADD(fixture, jfs) {					\
+	.fs = { "jfs", "XATTR_TEST_DEV_JFS", "mkfs.jfs -q", 256 },	\
+};									\
+FIXTURE_VARIANT_ADD(fixture, f2fs) {					\
+	.fs = { "f2fs", "XATTR_TEST_DEV_F2FS", "mkfs.f2fs -q -f", 256 },	\
 }
 
 /* The inode types; the first two are the ones user.* has always allowed. */
@@ -93,27 +109,107 @@ static const struct xt_node xt_nodes[] = {
 	{ "sock",    S_IFSOCK },
 };
 
-#define XT_NR_NODES (sizeof(xt_nodes) / sizeof(xt_nodes[0]))
+#define XT_NR_NODES ARRAY_SIZE(xt_nodes)
 
 static inline bool xt_special(mode_t type)
 {
 	return type != S_IFREG && type != S_IFDIR;
 }
 
+/* Where the tests keep the images they make, one per filesystem. */
+#define XT_IMG_DIR "/tmp/xattr_selftests"
+
+/*
+ * The block device of the filesystem under test: $<dev_env> when set, or a
+ * loop device on an image made with fs->mkfs in XT_IMG_DIR, made by the
+ * first test that needs it and kept for the others (its name is in
+ * XT_IMG_DIR/<fstype>.dev). NULL when neither can be had: errno is ENOENT
+ * when fs->mkfs is not installed.
+ */
+static inline const char *xt_dev(const struct xt_fs *fs)
+{
+	static char dev[64];
+	char img[PATH_MAX], cmd[PATH_MAX + 128];
+	int ctl, nr, img_fd, loop_fd, ret;
+	const char *env = getenv(fs->dev_env);
+	FILE *f;
+
+	if (env && *env)
+		return env;
+	snprintf(img, sizeof(img), XT_IMG_DIR "/%s.dev", fs->fstype);
+	f = fopen(img, "re");
+	if (f) {
+		bool got = fgets(dev, sizeof(dev), f);
+
+		fclose(f);
+		dev[strcspn(dev, "\n")] = '\0';
+		if (got && *dev)
+			return dev;
+	}
+	snprintf(cmd, sizeof(cmd), "command -v %.*s >/dev/null 2>&1",
+		 (int)strcspn(fs->mkfs, " "), fs->mkfs);
+	if (system(cmd)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (mkdir(XT_IMG_DIR, 0755) && errno != EEXIST)
+		return NULL;
+	snprintf(img, sizeof(img), XT_IMG_DIR "/%s.img", fs->fstype);
+	img_fd = open(img, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (img_fd < 0)
+		return NULL;
+	if (ftruncate(img_fd, (off_t)fs->img_mb << 20))
+		goto fail;
+	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", fs->mkfs, img);
+	if (system(cmd)) {
+		errno = EIO;
+		goto fail;
+	}
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		goto fail;
+	nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+	close(ctl);
+	if (nr < 0)
+		goto fail;
+	snprintf(dev, sizeof(dev), "/dev/loop%d", nr);
+	loop_fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (loop_fd < 0)
+		goto fail;
+	ret = ioctl(loop_fd, LOOP_SET_FD, img_fd);
+	close(loop_fd);
+	if (ret)
+		goto fail;
+	close(img_fd);
+	snprintf(img, sizeof(img), XT_IMG_DIR "/%s.dev", fs->fstype);
+	f = fopen(img, "we");
+	if (f) {
+		fprintf(f, "%s\n", dev);
+		fclose(f);
+	}
+	return dev;
+fail:
+	ret = errno;
+	close(img_fd);
+	errno = ret;
+	return NULL;
+}
+
 /*
  * Mount the filesystem under test at XT_MNT in a new private mount
  * namespace and make a fresh directory for this test in it.
  * Returns 0, or a negative errno; -ENOENT means "no device for this
- * filesystem" and -ENODEV "the kernel does not know this filesystem".
+ * filesystem, and no mkfs to make one" and -ENODEV "the kernel does not
+ * know this filesystem".
  */
 static inline int xt_setup_fs(const struct xt_fs *fs, char *dir, size_t len)
 {
 	const char *dev = "none";
 
 	if (fs->dev_env) {
-		dev = getenv(fs->dev_env);
-		if (!dev || !*dev)
-			return -ENOENT;
+		dev = xt_dev(fs);
+		if (!dev)
+			return errno == ENOENT ? -ENOENT : -errno;
 	}
 	if (unshare(CLONE_NEWNS))
 		return -errno;
@@ -135,7 +231,7 @@ static inline int xt_setup_fs(const struct xt_fs *fs, char *dir, size_t len)
 /* Remount the filesystem under test, to prove what is on disk. */
 static inline int xt_remount(const struct xt_fs *fs)
 {
-	const char *dev = fs->dev_env ? getenv(fs->dev_env) : "none";
+	const char *dev = fs->dev_env ? xt_dev(fs) : "none";
 
 	if (umount2(XT_MNT, 0))
 		return -errno;
@@ -176,7 +272,7 @@ static inline int xt_mknode(const char *path, mode_t type, uid_t uid, gid_t gid)
 	case S_IFSOCK:
 		if (strlen(path) >= sizeof(sun.sun_path))
 			return -ENAMETOOLONG;
-		strcpy(sun.sun_path, path);
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0)
 			return -errno;
@@ -343,6 +439,21 @@ static inline int xt_idmapped_mount(const char *src, const char *dst, int userns
 	return ret;
 }
 
+/*
+ * xt_idmapped_mount() in a test: a filesystem without FS_ALLOW_IDMAP
+ * (jfs, for one) refuses MOUNT_ATTR_IDMAP with EINVAL, which is a skip;
+ * any other failure fails the test. Closes userns_fd either way.
+ */
+#define XT_IDMAPPED_MOUNT(src, dst, userns_fd, fstype) do {		\
+	int __fd = (userns_fd);						\
+	int __ret = xt_idmapped_mount(src, dst, __fd);			\
+									\
+	close(__fd);							\
+	if (__ret == -EINVAL)						\
+		SKIP(return, "%s has no idmapped mounts", fstype);	\
+	ASSERT_EQ(0, __ret);						\
+} while (0)
+
 /* Become uid:gid, with no supplementary groups, keeping nothing else. */
 static inline int xt_become(uid_t uid, gid_t gid)
 {
@@ -430,13 +541,26 @@ static inline int xt_enter_chain(const char * const *maps, int depth)
 	return 0;
 }
 
+/* Whether this kernel sets up an io_uring for us (it may be off or limited). */
+static inline bool xt_have_uring(void)
+{
+	struct io_uring_params p = {};
+	int ring = syscall(__NR_io_uring_setup, 1, &p);
+
+	if (ring < 0)
+		return false;
+	close(ring);
+	return p.features & IORING_FEAT_SINGLE_MMAP;
+}
+
 /*
  * One xattr operation through a fresh io_uring: op is IORING_OP_SETXATTR,
  * _GETXATTR (path), _FSETXATTR or _FGETXATTR (fd). Returns the CQE's
  * result, or -errno when io_uring itself is not available.
  */
-static inline long xt_uring_xattr(int op, int fd, const char *path, const char *name,
-			void *value, size_t len, int flags)
+static inline long xt_uring_xattr(int op, int fd, const char *path,
+				  const char *name, void *value, size_t len,
+				  int flags)
 {
 	struct io_uring_params p = {};
 	struct io_uring_sqe *sqe;
@@ -458,9 +582,14 @@ static inline long xt_uring_xattr(int op, int fd, const char *path, const char *
 		  ring, IORING_OFF_SQ_RING);
 	sqe = mmap(NULL, p.sq_entries * sizeof(*sqe), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
-	if (sq == MAP_FAILED || sqe == MAP_FAILED || !(p.features & IORING_FEAT_SINGLE_MMAP)) {
+	if (sq == MAP_FAILED || sqe == MAP_FAILED ||
+	    !(p.features & IORING_FEAT_SINGLE_MMAP)) {
+		if (sq != MAP_FAILED)
+			munmap(sq, sz);
+		if (sqe != MAP_FAILED)
+			munmap(sqe, p.sq_entries * sizeof(*sqe));
 		close(ring);
-		return -ENOSYS;
+		return -ENOMEM;
 	}
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->opcode = op;
@@ -489,17 +618,32 @@ static inline long xt_uring_xattr(int op, int fd, const char *path, const char *
 }
 
 /*
- * Checks for code that runs in a child of the test (after switching
- * credentials): print what failed and exit with the line number, which
- * the parent reports through ASSERT_EQ(0, xt_wait(pid)).
+ * Children of a test (forked to switch credentials) report through the
+ * kselftest harness, as the Landlock selftests do: they check with
+ * ASSERT_*() and EXPECT_*() (XT_CHECK below is ASSERT_TRUE() that also
+ * logs the condition and errno) and end with _exit(_metadata->exit_code);
+ * the parent asserts that the child's status is 0 (xt_wait()). A failed
+ * check in a child of a TEST_F() marks the shared _metadata failed; in a
+ * child of a TEST() it ends the child with SIGABRT. Either way the test
+ * fails, and no exit status of a child encodes a line or a verdict.
+ * Every function that checks takes the test's _metadata.
  */
 #define XT_CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "# %s:%d: %s failed (errno %d: %s)\n",	\
-			__FILE__, __LINE__, #cond, errno, strerror(errno)); \
-		_exit(__LINE__ % 250 + 1);				\
+	bool __xt_ok = (cond);						\
+	int __xt_errno = errno;						\
+	ASSERT_TRUE(__xt_ok) {						\
+		TH_LOG("%s failed (errno %d: %s)", #cond, __xt_errno,	\
+		       strerror(__xt_errno));				\
 	}								\
 } while (0)
+
+/*
+ * The one status a child exits with on purpose other than its
+ * _metadata->exit_code: the test cannot run here (an overlayfs its
+ * namespace may not mount); it logs why, and the parent SKIPs the test.
+ * The harness's own KSFT_SKIP, which no check in a child exits with.
+ */
+#define XT_CHILD_SKIP KSFT_SKIP
 
 /* An xattr call that must fail with exactly err. */
 #define XT_CHECK_ERR(call, err) do {					\

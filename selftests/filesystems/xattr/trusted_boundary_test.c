@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trusted.* xattrs in user namespaces, at the edges of the feature:
+ *
+ * - with fs.xattr_trusted_userns at 0 every name behaves as on a stock
+ *   kernel, whatever it looks like;
+ * - with the switch at 1, every name the initial namespace lists can be
+ *   read and removed under that spelling, names written while the switch
+ *   was 0 (or by a stock kernel) included;
+ * - a namespace that lists while the switch flips never sees a name
+ *   outside its own chain;
+ * - a filesystem mounted inside a namespace stores the namespace's names
+ *   under its chain, so a host reader never takes them as its own;
+ * - an overlayfs mounted in a namespace over an idmapped lower layer
+ *   copies up the namespace's entries and no others;
+ * - names a namespace does not see never make its listing fail;
+ * - a caller without CAP_SYS_ADMIN is shown no trusted.* name.
+ *
+ * Documentation/filesystems/xattr-userns.rst has the rules.
+ */
+#include "xattr_util.h"
+#include <time.h>
+#include "../../kselftest_harness.h"
+
+#define SWITCH "/proc/sys/fs/xattr_trusted_userns"
+
+FIXTURE(boundary) {
+	char dir[256];
+	char file[PATH_MAX];
+	bool patched;
+};
+
+FIXTURE_VARIANT(boundary) {
+	struct xt_fs fs;
+};
+
+XT_FS_VARIANTS(boundary);
+
+FIXTURE_SETUP(boundary)
+{
+	int ret;
+
+	self->patched = xt_sysctl_get(SWITCH) >= 0;
+	ret = xt_setup_fs(&variant->fs, self->dir, sizeof(self->dir));
+	if (ret == -ENOENT)
+		SKIP(return, "no %s device: set %s, or install %s",
+		     variant->fs.fstype, variant->fs.dev_env, variant->fs.mkfs);
+	if (ret == -ENODEV)
+		SKIP(return, "kernel without %s", variant->fs.fstype);
+	ASSERT_EQ(0, ret);
+	if (self->patched)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	ASSERT_EQ(0, chown(self->dir, XT_OWNER, XT_OWNER));
+	snprintf(self->file, sizeof(self->file), "%s/reg", self->dir);
+	ASSERT_EQ(0, xt_mknode(self->file, S_IFREG, XT_OWNER, XT_OWNER));
+}
+
+FIXTURE_TEARDOWN_PARENT(boundary)
+{
+	if (self->patched)
+		xt_sysctl_set(SWITCH, 0);
+}
+
+#define NEED_SWITCH() do {						\
+	if (!self->patched)						\
+		SKIP(return, "kernel without " SWITCH);			\
+} while (0)
+
+/* The trusted* names of a listing, sorted, one string "a|b|c". */
+static int trusted_names(const char *file, char *out, size_t outlen)
+{
+	static char list[XATTR_LIST_MAX];
+	const char *names[512];
+	ssize_t len, off;
+	size_t n = 0, i, j, used = 0;
+
+	len = llistxattr(file, list, sizeof(list));
+	if (len < 0)
+		return -errno;
+	for (off = 0; off < len; off += strlen(list + off) + 1)
+		if (!strncmp(list + off, "trusted", 7) && n < 512)
+			names[n++] = list + off;
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			const char *t = names[j];
+
+			names[j] = names[j - 1];
+			names[j - 1] = t;
+		}
+	out[0] = '\0';
+	for (i = 0; i < n; i++)
+		used += snprintf(out + used, outlen - used, "%s%s", i ? "|" : "",
+				 names[i]);
+	return 0;
+}
+
+static bool value_is(const char *file, const char *name, const char *want)
+{
+	char buf[256];
+	ssize_t len = lgetxattr(file, name, buf, sizeof(buf));
+
+	return len == (ssize_t)strlen(want) && !memcmp(buf, want, len);
+}
+
+typedef void (*ns_fn)(struct __test_metadata *_metadata, const char *arg);
+
+/*
+ * Run fn(arg) in a child as root of a namespace whose root is host uid; it
+ * reports through the harness (see XT_CHECK), its status is returned.
+ */
+static int in_userns(struct __test_metadata *_metadata, uid_t uid, ns_fn fn,
+		     const char *arg)
+{
+	char map[32];
+	pid_t pid;
+
+	snprintf(map, sizeof(map), "0 %u 1", uid);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		const char *maps[1] = { map };
+
+		XT_CHECK(xt_enter_chain(maps, 1) == 0);
+		fn(_metadata, arg);
+		_exit(_metadata->exit_code);
+	}
+	return xt_wait(pid);
+}
+
+/*
+ * Switch 0: every name is the filesystem's, spelt as stored, whatever
+ * it looks like; a namespace has no trusted.* names; a name that only a
+ * patched kernel knows is no trusted.* name at all.
+ */
+static bool sw0_stock_btrfs;
+
+static void sw0_ns_refused(struct __test_metadata *_metadata, const char *file)
+{
+	char names[4096];
+
+	XT_CHECK_ERR(lsetxattr(file, "trusted.foo", "v", 1, 0), EPERM);
+	XT_CHECK_ERR(lgetxattr(file, "trusted.<1000>x", NULL, 0), ENODATA);
+	XT_CHECK(trusted_names(file, names, sizeof(names)) == 0);
+	/* stock btrfs lists trusted.* to everybody */
+	if (!sw0_stock_btrfs)
+		ASSERT_STREQ("", names);
+}
+
+TEST_F(boundary, sw0_names_as_stored)
+{
+	/* in the sorted order trusted_names() gives them back */
+	static const char * const names[] = {
+		"trusted.<", "trusted.<0001>.y", "trusted.<1000>.legacy",
+		"trusted.<1000>x", "trusted.<abc>.legacy",
+	};
+	char got[4096], want[4096] = "";
+	size_t i;
+
+	/* set them in reverse, so that a listing in creation order shows */
+	for (i = ARRAY_SIZE(names); i-- > 0;)
+		ASSERT_EQ(0, lsetxattr(self->file, names[i], "s", 1, XATTR_CREATE));
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s",
+			 i ? "|" : "", names[i]);
+	ASSERT_EQ(0, trusted_names(self->file, got, sizeof(got)));
+	ASSERT_STREQ(want, got);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		ASSERT_TRUE(value_is(self->file, names[i], "s"));
+	/* no handler takes "trusted<" */
+	ASSERT_EQ(-1, lsetxattr(self->file, "trusted<1000>.x", "v", 1, 0));
+	ASSERT_EQ(EOPNOTSUPP, errno);
+	ASSERT_EQ(-1, lgetxattr(self->file, "trusted<1000>x", NULL, 0));
+	ASSERT_EQ(EOPNOTSUPP, errno);
+
+	sw0_stock_btrfs = !self->patched && variant->fs.stock_lists_trusted;
+	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, sw0_ns_refused, self->file));
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		ASSERT_EQ(0, lremovexattr(self->file, names[i]));
+	ASSERT_EQ(0, trusted_names(self->file, got, sizeof(got)));
+	ASSERT_STREQ("", got);
+}
+
+/*
+ * Switch 1: names written at 0 keep one spelling each, under which the
+ * initial namespace lists, reads and removes them. Only a stored chain
+ * of canonical uids becomes a namespace's entry; everything else is the
+ * initial namespace's, spelt as stored.
+ */
+static void ns_sees_legacy(struct __test_metadata *_metadata, const char *file)
+{
+	char names[4096];
+
+	XT_CHECK(trusted_names(file, names, sizeof(names)) == 0);
+	ASSERT_STREQ("trusted..legacy", names);
+	XT_CHECK(value_is(file, "trusted..legacy", "l"));
+}
+
+TEST_F(boundary, sw1_every_listed_name_reachable)
+{
+	static const struct { const char *stored, *seen, *value; } names[] = {
+		{ "trusted.<abc>.x",		"trusted.<abc>.x",		"a" },
+		{ "trusted.<0001>.x",		"trusted.<0001>.x",		"b" },
+		{ "trusted.<1000>",		"trusted.<1000>",		"c" },
+		{ "trusted.<1000><abc",		"trusted.<1000><abc",		"d" },
+		{ "trusted.<4294967295>x",	"trusted.<4294967295>x",	"e" },
+		{ "trusted.<>x",		"trusted.<>x",			"f" },
+		{ "trusted.<1000>.legacy",	"trusted<1000>..legacy",	"l" },
+		{ "trusted.plain",		"trusted.plain",		"p" },
+	};
+	static char list[XATTR_LIST_MAX];
+	ssize_t len, off;
+	char got[4096];
+	size_t i, listed = 0;
+
+	NEED_SWITCH();
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		ASSERT_EQ(0, lsetxattr(self->file, names[i].stored, names[i].value,
+				       1, XATTR_CREATE));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+
+	/* every listed name is readable as listed, and listed once */
+	len = llistxattr(self->file, list, sizeof(list));
+	ASSERT_GT(len, 0);
+	ASSERT_EQ(len, llistxattr(self->file, NULL, 0));
+	for (off = 0; off < len; off += strlen(list + off) + 1) {
+		if (strncmp(list + off, "trusted", 7))
+			continue;
+		ASSERT_LT(0, lgetxattr(self->file, list + off, NULL, 0))
+			TH_LOG("listed %s, not readable: %s", list + off, strerror(errno));
+		listed++;
+	}
+	ASSERT_EQ(ARRAY_SIZE(names), listed);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		ASSERT_TRUE(value_is(self->file, names[i].seen, names[i].value));
+	/* the stored spelling of a chain is not a second name for it */
+	ASSERT_EQ(-1, lgetxattr(self->file, "trusted.<1000>.legacy", NULL, 0));
+	ASSERT_EQ(EINVAL, errno);
+
+	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, ns_sees_legacy, self->file));
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		ASSERT_EQ(0, lremovexattr(self->file, names[i].seen));
+	ASSERT_EQ(0, trusted_names(self->file, got, sizeof(got)));
+	ASSERT_STREQ("", got);
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	ASSERT_EQ(0, trusted_names(self->file, got, sizeof(got)));
+	ASSERT_STREQ("", got);
+}
+
+/*
+ * A namespace lists, reads and writes in a loop while the initial
+ * namespace flips the switch: every call follows one reading of it, so
+ * the namespace sees its own name or none, never the host's, a sibling's
+ * or a stored chain.
+ */
+#define FLIP_SECONDS 2
+
+static void flip_ns_lister(struct __test_metadata *_metadata, const char *file)
+{
+	static char list[XATTR_LIST_MAX];
+	struct timespec end, now;
+	long with = 0, without = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += FLIP_SECONDS;
+	do {
+		ssize_t len = llistxattr(file, list, sizeof(list)), off;
+		bool mine = false;
+		char buf[16];
+		ssize_t n;
+
+		XT_CHECK(len >= 0);
+		for (off = 0; off < len; off += strlen(list + off) + 1) {
+			if (strncmp(list + off, "trusted", 7))
+				continue;
+			ASSERT_STREQ("trusted.mine", list + off) {
+				TH_LOG("a foreign name was listed");
+			}
+			mine = true;
+		}
+		mine ? with++ : without++;
+		n = lgetxattr(file, "trusted.mine", buf, sizeof(buf));
+		XT_CHECK((n == 1 && buf[0] == 'm') || (n < 0 && errno == ENODATA));
+		n = lgetxattr(file, "trusted<2000>.s", buf, sizeof(buf));
+		XT_CHECK(n < 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < end.tv_sec ||
+		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	TH_LOG("%ld listings with the switch at 1, %ld at 0", with, without);
+	/* both states were met, or the test proved nothing */
+	XT_CHECK(with && without);
+}
+
+static void set_mine(struct __test_metadata *_metadata, const char *file)
+{
+	XT_CHECK(lsetxattr(file, "trusted.mine", "m", 1, 0) == 0);
+}
+
+TEST_F(boundary, flip_never_leaks)
+{
+	struct timespec end, now;
+	int i = 0, status = -1;
+	pid_t lister, r;
+
+	NEED_SWITCH();
+	/* with one CPU the lister never runs while the switch changes */
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU: the switch cannot change in the middle of a call");
+	/* the host's names, one of them no chain though it looks like one */
+	ASSERT_EQ(0, lsetxattr(self->file, "trusted.host", "h", 1, 0));
+	ASSERT_EQ(0, lsetxattr(self->file, "trusted.<1000x>.legacy", "l", 1, 0));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, set_mine, self->file));
+	/* a sibling namespace's entry */
+	ASSERT_EQ(0, lsetxattr(self->file, "trusted<2000>.s", "s", 1, 0));
+
+	lister = fork();
+	ASSERT_LE(0, lister);
+	if (lister == 0)
+		_exit(in_userns(_metadata, XT_OWNER, flip_ns_lister, self->file));
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += FLIP_SECONDS + 30;
+	do {
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, ++i & 1));
+		r = waitpid(lister, &status, WNOHANG);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (r == 0 && now.tv_sec < end.tv_sec);
+	if (r == 0) {
+		kill(lister, SIGKILL);
+		waitpid(lister, &status, 0);
+	}
+	TH_LOG("%d flips", i);
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	ASSERT_TRUE(value_is(self->file, "trusted<1000>.mine", "m"));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A child that runs fn(arg) as root of a namespace whose root is host uid
+ * XT_OWNER, in a mount namespace of its own, and then waits until the
+ * parent closes *hold, so that the parent can look at its mounts through
+ * /proc/PID/root and enter its mount namespace. Returns the pid; the
+ * child's status tells whether fn succeeded (xt_wait()).
+ */
+static pid_t ns_mounter(struct __test_metadata *_metadata, ns_fn fn,
+			const char *arg, int *hold)
+{
+	int ready[2], wait_fd[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(ready, O_CLOEXEC) || pipe2(wait_fd, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char map[32];
+		const char *maps[1] = { map };
+
+		snprintf(map, sizeof(map), "0 %u 1", XT_OWNER);
+		close(ready[0]);
+		close(wait_fd[1]);
+		XT_CHECK(xt_enter_chain(maps, 1) == 0);
+		XT_CHECK(unshare(CLONE_NEWNS) == 0);
+		XT_CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+		fn(_metadata, arg);
+		/* ready (or failed): the parent looks, then lets us go */
+		c = 0;
+		XT_CHECK(write(ready[1], &c, 1) == 1);
+		XT_CHECK(read(wait_fd[0], &c, 1) >= 0);
+		_exit(_metadata->exit_code);
+	}
+	close(ready[1]);
+	close(wait_fd[0]);
+	if (read(ready[0], &c, 1) != 1) {
+		close(ready[0]);
+		close(wait_fd[1]);
+		return -1;
+	}
+	close(ready[0]);
+	*hold = wait_fd[1];
+	return pid;
+}
+
+#define NS_TMPFS "/tmp/xattr_boundary_ns"
+
+/* In the namespace: a tmpfs of its own, and trusted.* names on it. */
+static void ns_tmpfs_names(struct __test_metadata *_metadata, const char *unused)
+{
+	XT_CHECK(mount("tmpfs", NS_TMPFS, "tmpfs", 0, "mode=0755") == 0);
+	XT_CHECK(mkdir(NS_TMPFS "/low1", 0755) == 0);
+	XT_CHECK(mkdir(NS_TMPFS "/low1/d", 0755) == 0);
+	XT_CHECK(mkdir(NS_TMPFS "/low1/ctl", 0755) == 0);
+	XT_CHECK(lsetxattr(NS_TMPFS "/low1/d", "trusted.overlay.opaque", "y", 1, 0) == 0);
+	XT_CHECK(lsetxattr(NS_TMPFS "/low1/d", "trusted.foo", "f", 1, 0) == 0);
+	/* the namespace uses its names as it spelt them */
+	XT_CHECK(value_is(NS_TMPFS "/low1/d", "trusted.overlay.opaque", "y"));
+}
+
+/*
+ * A tmpfs mounted inside a namespace: the namespace's trusted.* names are
+ * stored under its chain, as on any other filesystem. A host process that
+ * reads them through /proc/PID/root sees trusted<1000>..., and a host
+ * overlayfs that uses the tmpfs as a layer does not take the namespace's
+ * trusted.overlay.opaque as its own (the control: the same name written by
+ * the host is honoured).
+ */
+TEST(tmpfs_in_userns_keeps_chain)
+{
+	char d[PATH_MAX], names[4096], opts[PATH_MAX * 2 + 64];
+	char merged[] = "/tmp/xattr_boundary_merged";
+	char low2[] = "/tmp/xattr_boundary_low2";
+	int hold, mntns;
+	struct stat st;
+	pid_t pid;
+
+	if (xt_sysctl_get(SWITCH) < 0)
+		SKIP(return, "kernel without " SWITCH);
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, mount("tmpfs", "/tmp", "tmpfs", 0, NULL));
+	ASSERT_EQ(0, mkdir(NS_TMPFS, 0755));
+	ASSERT_EQ(0, chown(NS_TMPFS, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+
+	pid = ns_mounter(_metadata, ns_tmpfs_names, NULL, &hold);
+	ASSERT_LT(0, pid);
+	snprintf(d, sizeof(d), "/proc/%d/root" NS_TMPFS "/low1/d", pid);
+	ASSERT_EQ(0, trusted_names(d, names, sizeof(names)));
+	ASSERT_STREQ("trusted<1000>.foo|trusted<1000>.overlay.opaque", names);
+	ASSERT_EQ(-1, lgetxattr(d, "trusted.overlay.opaque", NULL, 0));
+	ASSERT_EQ(ENODATA, errno);
+	/* and as stored, with the switch off */
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	ASSERT_EQ(0, trusted_names(d, names, sizeof(names)));
+	ASSERT_STREQ("trusted.<1000>foo|trusted.<1000>overlay.opaque", names);
+	/* the control: a name the host writes is the host's */
+	snprintf(d, sizeof(d), "/proc/%d/root" NS_TMPFS "/low1/ctl", pid);
+	ASSERT_EQ(0, lsetxattr(d, "trusted.overlay.opaque", "y", 1, 0));
+
+	/* a host overlayfs, in the namespace's mount namespace */
+	ASSERT_EQ(0, mkdir(low2, 0755));
+	ASSERT_EQ(0, mkdir("/tmp/xattr_boundary_low2/d", 0755));
+	ASSERT_EQ(0, mkdir("/tmp/xattr_boundary_low2/ctl", 0755));
+	ASSERT_EQ(0, xt_mknode("/tmp/xattr_boundary_low2/d/hidden", S_IFREG, 0, 0));
+	ASSERT_EQ(0, xt_mknode("/tmp/xattr_boundary_low2/ctl/hidden", S_IFREG, 0, 0));
+	ASSERT_EQ(0, mkdir(merged, 0755));
+	snprintf(d, sizeof(d), "/proc/%d/ns/mnt", pid);
+	mntns = open(d, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, mntns);
+	ASSERT_EQ(0, setns(mntns, CLONE_NEWNS));
+	close(mntns);
+	for (int on = 0; on <= 1; on++) {
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, on));
+		snprintf(opts, sizeof(opts), "lowerdir=%s/low1:%s", NS_TMPFS, low2);
+		ASSERT_EQ(0, mount("overlay", merged, "overlay", MS_RDONLY, opts))
+			TH_LOG("overlay: %s", strerror(errno));
+		/* the namespace's name is no opaque marker for the host */
+		EXPECT_EQ(0, stat("/tmp/xattr_boundary_merged/d/hidden", &st));
+		/* the host's own is */
+		EXPECT_EQ(-1, stat("/tmp/xattr_boundary_merged/ctl/hidden", &st));
+		ASSERT_EQ(0, umount(merged));
+	}
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	close(hold);
+	ASSERT_EQ(0, xt_wait(pid));
+}
+
+/*
+ * cgroup2 is one superblock for the whole system, owned by the initial
+ * namespace: a namespace's trusted.delegate on a cgroup delegated to it
+ * is stored under its chain, and the host does not take it for the
+ * delegation marker it sets itself.
+ */
+static void ns_delegate(struct __test_metadata *_metadata, const char *cg)
+{
+	char name[32];
+	int i;
+
+	XT_CHECK(lsetxattr(cg, "trusted.delegate", "1", 1, 0) == 0);
+	XT_CHECK(value_is(cg, "trusted.delegate", "1"));
+	/*
+	 * kernfs counts a namespace's names like user.* ones, at most 128 a
+	 * node: no unbounded pile of xattrs on a global object
+	 */
+	for (i = 1; i < 128; i++) {
+		snprintf(name, sizeof(name), "trusted.n%d", i);
+		XT_CHECK(lsetxattr(cg, name, "v", 1, 0) == 0);
+	}
+	XT_CHECK_ERR(lsetxattr(cg, "trusted.one_more", "v", 1, 0), ENOSPC);
+	XT_CHECK(lremovexattr(cg, "trusted.n1") == 0);
+	XT_CHECK(lsetxattr(cg, "trusted.one_more", "v", 1, 0) == 0);
+}
+
+TEST(cgroup2_delegate_keeps_chain)
+{
+	const char *root = "/tmp/xattr_boundary_cg";
+	char cg[PATH_MAX];
+
+	if (xt_sysctl_get(SWITCH) < 0)
+		SKIP(return, "kernel without " SWITCH);
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, mount("tmpfs", "/tmp", "tmpfs", 0, NULL));
+	ASSERT_EQ(0, mkdir(root, 0755));
+	if (mount("cgroup2", root, "cgroup2", 0, NULL))
+		SKIP(return, "no cgroup2: %s", strerror(errno));
+	snprintf(cg, sizeof(cg), "%s/xattr_boundary.%d", root, getpid());
+	ASSERT_EQ(0, mkdir(cg, 0755));
+	ASSERT_EQ(0, chown(cg, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	EXPECT_EQ(0, in_userns(_metadata, XT_OWNER, ns_delegate, cg));
+	ASSERT_EQ(0, lgetxattr(cg, "trusted<1000>.delegate", NULL, 0) == 1 ? 0 : -1);
+	/* the host's own names are not limited */
+	for (int i = 0; i < 130; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "trusted.host%d", i);
+		ASSERT_EQ(0, lsetxattr(cg, name, "v", 1, 0));
+	}
+	EXPECT_EQ(-1, lgetxattr(cg, "trusted.delegate", NULL, 0));
+	EXPECT_EQ(ENODATA, errno);
+	xt_sysctl_set(SWITCH, 0);
+	rmdir(cg);
+}
+
+/*
+ * An overlayfs that a namespace mounts over an idmapped lower layer: the
+ * mount shows the filesystem's uid 2000 as 1000, so the namespace whose
+ * root is 1000 owns the lower file through it and its names are stored
+ * under <2000>. Copy-up carries exactly those, as the namespace's own on
+ * the upper layer (<1000>), never the host's or another namespace's,
+ * and never fails over them.
+ */
+struct ovl_idmapped {
+	char lower[512], idmapped[512], upper[512];
+};
+
+static void ns_overlay_copy_up(struct __test_metadata *_metadata, const char *arg)
+{
+	const struct ovl_idmapped *o = (const void *)arg;
+	char opts[2048], up[600], work[600], merged[600], f[700];
+	char names[4096];
+
+	snprintf(up, sizeof(up), "%s/up", o->upper);
+	snprintf(work, sizeof(work), "%s/work", o->upper);
+	snprintf(merged, sizeof(merged), "%s/merged", o->upper);
+	XT_CHECK(mount("tmpfs", o->upper, "tmpfs", 0, "mode=0755") == 0);
+	XT_CHECK(mkdir(up, 0755) == 0 && mkdir(work, 0755) == 0 &&
+		 mkdir(merged, 0755) == 0);
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
+		 o->idmapped, up, work);
+	if (mount("overlay", merged, "overlay", 0, opts)) {
+		TH_LOG("overlay: %s", strerror(errno));
+		_exit(XT_CHILD_SKIP);
+	}
+	snprintf(f, sizeof(f), "%s/f", merged);
+	/* the namespace's view of the lower file, through the overlay */
+	XT_CHECK(trusted_names(f, names, sizeof(names)) == 0);
+	ASSERT_STREQ("trusted.mine", names) {
+		TH_LOG("the namespace's view through the overlay");
+	}
+	/* copy it up */
+	XT_CHECK(chmod(f, 0640) == 0);
+	snprintf(f, sizeof(f), "%s/f", up);
+	XT_CHECK(trusted_names(f, names, sizeof(names)) == 0);
+	ASSERT_STREQ("trusted.mine", names) {
+		TH_LOG("the upper layer's copy");
+	}
+	XT_CHECK(value_is(f, "trusted.mine", "m"));
+	XT_CHECK(value_is(f, "user.u", "u"));
+}
+
+TEST_F(boundary, userns_overlay_idmapped_lower)
+{
+	static struct ovl_idmapped o;
+	char f[PATH_MAX], names[4096];
+	int userns, hold, status;
+	pid_t pid;
+
+	NEED_SWITCH();
+	snprintf(o.lower, sizeof(o.lower), "%s/lower", self->dir);
+	snprintf(o.idmapped, sizeof(o.idmapped), "%s/idmapped", self->dir);
+	snprintf(o.upper, sizeof(o.upper), "%s/upper", self->dir);
+	ASSERT_EQ(0, xt_mknode(o.lower, S_IFDIR, XT_OTHER, XT_OTHER));
+	ASSERT_EQ(0, xt_mknode(o.idmapped, S_IFDIR, 0, 0));
+	ASSERT_EQ(0, xt_mknode(o.upper, S_IFDIR, XT_OWNER, XT_OWNER));
+	snprintf(f, sizeof(f), "%s/f", o.lower);
+	ASSERT_EQ(0, xt_mknode(f, S_IFREG, XT_OTHER, XT_OTHER));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	ASSERT_EQ(0, lsetxattr(f, "trusted.host", "h", 1, 0));
+	ASSERT_EQ(0, lsetxattr(f, "trusted<2000>.mine", "m", 1, 0));
+	ASSERT_EQ(0, lsetxattr(f, "trusted<3000>.other", "o", 1, 0));
+	ASSERT_EQ(0, lsetxattr(f, "trusted<1000>.wrong", "w", 1, 0));
+	ASSERT_EQ(0, lsetxattr(f, "user.u", "u", 1, 0));
+
+	/* filesystem uid 2000 is 1000 through the idmapped mount */
+	userns = xt_userns_fd(XT_OTHER, XT_OWNER, 1);
+	ASSERT_LE(0, userns);
+	XT_IDMAPPED_MOUNT(o.lower, o.idmapped, userns, variant->fs.fstype);
+	snprintf(f, sizeof(f), "%s/f", o.idmapped);
+	ASSERT_EQ(0, trusted_names(f, names, sizeof(names)));
+	/* the host's view through the mount: <2000> is <1000> there */
+	ASSERT_STREQ("trusted.host|trusted<1000>.mine", names);
+
+	pid = ns_mounter(_metadata, ns_overlay_copy_up, (const char *)&o, &hold);
+	ASSERT_LT(0, pid);
+	close(hold);
+	status = xt_wait(pid);
+	if (status == XT_CHILD_SKIP)
+		SKIP(return, "overlayfs cannot be mounted in a user namespace over %s",
+		     variant->fs.fstype);
+	ASSERT_EQ(0, status);
+}
+
+/*
+ * Names a namespace does not see never make its listing fail: the host
+ * and another namespace hold more than XATTR_LIST_MAX bytes of names, and
+ * the namespace still lists its one name, with an exact size probe.
+ * Filesystems that keep all names in one block cannot hold that much.
+ */
+static void ns_lists_own(struct __test_metadata *_metadata, const char *file)
+{
+	char list[64];
+	ssize_t len;
+
+	XT_CHECK(lsetxattr(file, "trusted.mine", "m", 1, 0) == 0);
+	len = llistxattr(file, NULL, 0);
+	XT_CHECK(len == (ssize_t)sizeof("trusted.mine"));
+	XT_CHECK(llistxattr(file, list, sizeof(list)) == len);
+	XT_CHECK(!strcmp(list, "trusted.mine"));
+	XT_CHECK_ERR(llistxattr(file, list, len - 1), ERANGE);
+}
+
+TEST_F(boundary, userns_list_ignores_foreign_bulk)
+{
+	char name[XATTR_NAME_MAX + 1];
+	size_t total = 0;
+	int i;
+
+	NEED_SWITCH();
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	for (i = 0; total <= XATTR_LIST_MAX; i++) {
+		/* names of 250 bytes: the host's and another namespace's */
+		snprintf(name, sizeof(name), i & 1 ? "trusted<2000>.%0236d" :
+			 "trusted.%0242d", i);
+		if (lsetxattr(self->file, name, "", 0, 0)) {
+			if (errno == ENOSPC || errno == E2BIG)
+				SKIP(return, "%s holds %zu bytes of names per inode",
+				     variant->fs.fstype, total);
+			ASSERT_EQ(0, errno);
+		}
+		total += strlen(name) + 1;
+	}
+	/* too many for the host to list */
+	ASSERT_EQ(-1, llistxattr(self->file, NULL, 0) > XATTR_LIST_MAX ? -1 : 0);
+	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, ns_lists_own, self->file));
+}
+
+/*
+ * getxattr() of a trusted.* name needs CAP_SYS_ADMIN, so listxattr()
+ * shows such names to nobody else, on every filesystem, whatever the
+ * switch. (Stock btrfs lists them to everybody.)
+ */
+static void lists_no_trusted(struct __test_metadata *_metadata, const char *file)
+{
+	char names[4096];
+
+	XT_CHECK(trusted_names(file, names, sizeof(names)) == 0);
+	ASSERT_STREQ("", names) {
+		TH_LOG("listed to uid %d", getuid());
+	}
+}
+
+TEST_F(boundary, unprivileged_list_has_no_trusted)
+{
+	int on, status;
+	pid_t pid;
+
+	if (!self->patched && variant->fs.stock_lists_trusted)
+		SKIP(return, "stock btrfs lists trusted.* to everybody");
+	ASSERT_EQ(0, lsetxattr(self->file, "trusted.host", "h", 1, 0));
+	ASSERT_EQ(0, lsetxattr(self->file, "user.u", "u", 1, 0));
+	for (on = 0; on <= (self->patched ? 1 : 0); on++) {
+		if (self->patched)
+			ASSERT_EQ(0, xt_sysctl_set(SWITCH, on));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			XT_CHECK(xt_become(XT_OTHER, XT_OTHER) == 0);
+			lists_no_trusted(_metadata, self->file);
+			_exit(_metadata->exit_code);
+		}
+		status = xt_wait(pid);
+		ASSERT_EQ(0, status);
+	}
+}
+
+TEST_HARNESS_MAIN
