@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nsutil.h: user namespace helpers shared by tools/xattrd and
- * tools/xattr-bench (the kselftests keep their own, in xattr_util.h, so
- * that they stay self-contained in the kernel tree).
+ * nsutil.h: user namespace helpers shared by tools/xattrd, tools/vhostfs
+ * and tools/xattr-bench (the kselftests keep their own, in xattr_util.h,
+ * so that they stay self-contained in the kernel tree).
  */
 #ifndef NSUTIL_H
 #define NSUTIL_H
@@ -109,6 +109,27 @@ static inline int ns_enter(const char *map)
 	}
 	close(fd);
 	return 0;
+}
+
+/*
+ * As an unprivileged process: a new user namespace whose uid 0 and gid 0
+ * are our own uid and gid, the one mapping such a process may write
+ * (what `unshare -r` does). We are its root, with every capability in it.
+ */
+static inline int ns_unshare_self(void)
+{
+	char map[64];
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+
+	if (unshare(CLONE_NEWUSER))
+		return -1;
+	snprintf(map, sizeof(map), "0 %u 1\n", uid);
+	if (ns_write_str("/proc/self/setgroups", "deny") ||
+	    ns_write_str("/proc/self/uid_map", map))
+		return -1;
+	snprintf(map, sizeof(map), "0 %u 1\n", gid);
+	return ns_write_str("/proc/self/gid_map", map) ? -1 : 0;
 }
 
 #endif

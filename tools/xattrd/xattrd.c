@@ -22,7 +22,10 @@
  *
  * compare prints one line per measured cell:
  *   CELL|design|row|value
- * which scripts/compare.awk turns into design/comparison.md.
+ * which scripts/compare.awk turns into design/comparison.md. A cell whose
+ * measurement broke (an attacker that could not take its identity, a
+ * label the daemon could not read back) reads "ERROR: ...", never a
+ * verdict, and compare then exits non-zero.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -105,6 +108,9 @@ static const char *errname(int err)
 	default: return strerrorname_np(err) ? strerrorname_np(err) : "error";
 	}
 }
+
+/* Cells that hold no measurement: compare fails when there is any. */
+static int measurement_errors;
 
 static void cell(const struct design *d, const char *row, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -408,8 +414,35 @@ static int run_relabel(struct daemon *dm)
 	return 0;
 }
 
-/* Read the file's label as the daemon sees it, into buf ("" if none). */
-static void daemon_label(const struct design *d, struct daemon *dm, char *buf, size_t len)
+/*
+ * A child's exit status when the measurement itself broke: it could not
+ * take the identity it measures as, or could not read what it must. Not
+ * an errno value (those stay below 200), so never read as "refused".
+ */
+#define HARNESS_ERROR 255
+
+/*
+ * Wait for a measuring child: its exit status (an errno value, 0), or -1
+ * when it broke (HARNESS_ERROR, a signal, a failed wait).
+ */
+static int measure_wait(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == HARNESS_ERROR)
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Read the file's label as the daemon sees it, into buf ("" if it has
+ * none). 0, or -1 when the daemon could not read it (any error but
+ * ENODATA): then there is nothing to compare an attack against.
+ */
+static int daemon_label(const struct design *d, struct daemon *dm, char *buf, size_t len)
 {
 	int pipefd[2];
 	pid_t pid;
@@ -419,32 +452,38 @@ static void daemon_label(const struct design *d, struct daemon *dm, char *buf, s
 	if (pipe(pipefd))
 		die("pipe");
 	pid = fork();
+	if (pid < 0)
+		die("fork");
 	if (pid == 0) {
 		char v[256] = "";
 		ssize_t l;
 
 		close(pipefd[0]);
 		if (enter_daemon(d))
-			_exit(1);
+			_exit(HARNESS_ERROR);
 		l = d_get(dm, "file", S_IFREG, LABEL_NAME, v, sizeof(v) - 1);
-		if (l > 0)
-			v[l] = 0;
-		if (write(pipefd[1], v, strlen(v)) < 0)
-			_exit(1);
+		if (l < 0 && l != -ENODATA) {
+			fprintf(stderr, "xattrd: %s: the daemon cannot read the label: %s\n",
+				d->id, strerror(-l));
+			_exit(HARNESS_ERROR);
+		}
+		if (l > 0 && write(pipefd[1], v, l) != l)
+			_exit(HARNESS_ERROR);
 		_exit(0);
 	}
 	close(pipefd[1]);
 	n = read(pipefd[0], buf, len - 1);
 	buf[n > 0 ? n : 0] = 0;
 	close(pipefd[0]);
-	ns_wait(pid);
+	return measure_wait(pid) == 0 && n >= 0 ? 0 : -1;
 }
 
 /*
- * Run fn in a child as the given identity; return its result (an errno
- * value, 0 for success) as the child reports it.
+ * The attack in a child, as the given identity: its result (an errno
+ * value, 0 for success) as the child reports it, or -1 when the child
+ * could not take the identity (or died): no result.
  */
-enum who { HOST_USER, NESTED_SAME_ROOT, GUEST };
+enum who { HOST_USER, NESTED_SAME_ROOT, GUEST, SAME_UID, SAME_UID_USERNS };
 
 struct attack {
 	const char *file;	/* path */
@@ -465,18 +504,35 @@ static int attack_as(const struct design *d, enum who who, struct attack *a,
 
 		switch (who) {
 		case HOST_USER:
-			if (ns_become(ATTACKER_UID))
-				_exit(200);
+			if (ns_become(ATTACKER_UID)) {
+				perror("xattrd: attacker: become uid 2000");
+				_exit(HARNESS_ERROR);
+			}
 			break;
 		case NESTED_SAME_ROOT:
 			/* inside the daemon's namespace, 0 mapped to 0 */
 			if (enter_daemon(d) || enter_userns("0 0 1\n1 1 1000\n"))
-				_exit(200);
+				_exit(HARNESS_ERROR);
+			break;
+		case SAME_UID:
+		case SAME_UID_USERNS:
+			/*
+			 * the daemon's host uid, outside the daemon: as itself,
+			 * or as the root of a namespace of its own (unshare -r)
+			 */
+			if (ns_become(GUEST_ROOT_UID)) {
+				perror("xattrd: attacker: become uid 1000");
+				_exit(HARNESS_ERROR);
+			}
+			if (who == SAME_UID_USERNS && ns_unshare_self()) {
+				perror("xattrd: attacker: unshare -r as uid 1000");
+				_exit(HARNESS_ERROR);
+			}
 			break;
 		case GUEST:
 			/* the guest asks the daemon, through the mapping */
 			if (enter_daemon(d))
-				_exit(200);
+				_exit(HARNESS_ERROR);
 			if (a->value)
 				r = d_set(dm, a->file, S_IFREG, a->name, a->value);
 			else
@@ -489,70 +545,144 @@ static int attack_as(const struct design *d, enum who who, struct attack *a,
 			r = lgetxattr(a->file, a->name, buf, sizeof(buf));
 		_exit(r < 0 ? errno : 0);
 	}
-	return ns_wait(pid);
+	return measure_wait(pid);
 }
 
-static void run_attacks(const struct design *d, struct daemon *dm, const char *host_label)
+/* A cell for a measurement that broke: no verdict. */
+static void error_cell(const struct design *d, const char *row, const char *why)
+{
+	cell(d, row, "ERROR: %s", why);
+	measurement_errors++;
+}
+
+/*
+ * The verdict of an attack that must not change the daemon's label: from
+ * the attacker's result and the label before and after, or an ERROR cell.
+ */
+static void label_verdict(const struct design *d, const char *row, const char *errrow,
+			  int ret, int read_before, const char *before,
+			  int read_after, const char *after)
+{
+	if (ret < 0) {
+		error_cell(d, row, "the attacker could not take its identity");
+		error_cell(d, errrow, "no result");
+	} else if (read_before || read_after) {
+		error_cell(d, row, "the daemon could not read its label back");
+		cell(d, errrow, "%s", errname(ret));
+	} else {
+		cell(d, row, "%s", strcmp(before, after) ? "BREACH" : "stopped");
+		cell(d, errrow, "%s", errname(ret));
+	}
+}
+
+/* The verdict of an attack whose success is its call's success. */
+static void call_verdict(const struct design *d, const char *row, const char *errrow, int ret)
+{
+	if (ret < 0) {
+		error_cell(d, row, "the attacker could not take its identity");
+		error_cell(d, errrow, "no result");
+		return;
+	}
+	cell(d, row, "%s", ret ? "stopped" : "BREACH");
+	cell(d, errrow, "%s", errname(ret));
+}
+
+/*
+ * host_spelling: how a host user names the daemon's label, the one name
+ * the host's root lists on the file after the relabel besides its own
+ * secret (the kernel's spelling, whatever it stores), or NULL when the
+ * listing holds more than one: no name to attack under.
+ */
+static void run_attacks(const struct design *d, struct daemon *dm, const char *host_label,
+			const char *host_spelling)
 {
 	char path[512], devnull[512], before[256], after[256], v[256];
-	char host_spelling[300];
 	struct attack a;
-	int ret;
+	int ret, rb, ra;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/file", dm->dir);
 	snprintf(devnull, sizeof(devnull), "%s/devnull", dm->dir);
-	/* how a host user names the daemon's label */
-	if (d->userns && !strncmp(host_label, "trusted.", 8))
-		snprintf(host_spelling, sizeof(host_spelling), "trusted<%d>.%s",
-			 GUEST_ROOT_UID, host_label + 8);
-	else
-		snprintf(host_spelling, sizeof(host_spelling), "%s", host_label);
 
-	/* (a) a non-owner attaches an xattr to a root-owned device it can write */
-	a = (struct attack){ devnull, host_spelling, "junk" };
-	ret = attack_as(d, HOST_USER, &a, dm);
-	cell(d, "(a) host user tags root's device node", "%s",
-	     ret ? "stopped" : "BREACH");
-	cell(d, "(a) errno", "%s", errname(ret));
+	if (!host_spelling) {
+		error_cell(d, "(a) host user tags root's device node",
+			   "the host lists more than one name for the label");
+		error_cell(d, "(a) errno", "no result");
+		error_cell(d, "(b) host user changes the guest's label",
+			   "the host lists more than one name for the label");
+		error_cell(d, "(b) errno", "no result");
+	} else {
+		/* (a) a non-owner attaches an xattr to a root-owned device it can write */
+		a = (struct attack){ devnull, host_spelling, "junk" };
+		ret = attack_as(d, HOST_USER, &a, dm);
+		call_verdict(d, "(a) host user tags root's device node", "(a) errno", ret);
 
-	/* (b) another host user who can write the shared file relabels it */
-	daemon_label(d, dm, before, sizeof(before));
-	a = (struct attack){ path, host_spelling, "unconfined_u:object_r:forged_t:s0" };
-	ret = attack_as(d, HOST_USER, &a, dm);
-	daemon_label(d, dm, after, sizeof(after));
-	cell(d, "(b) host user changes the guest's label", "%s",
-	     strcmp(before, after) ? "BREACH" : "stopped");
-	cell(d, "(b) errno", "%s", errname(ret));
+		/* (b) another host user who can write the shared file relabels it */
+		rb = daemon_label(d, dm, before, sizeof(before));
+		a = (struct attack){ path, host_spelling, "unconfined_u:object_r:forged_t:s0" };
+		ret = attack_as(d, HOST_USER, &a, dm);
+		ra = daemon_label(d, dm, after, sizeof(after));
+		label_verdict(d, "(b) host user changes the guest's label", "(b) errno",
+			      ret, rb, before, ra, after);
+	}
 
 	/* (c) a namespace nested in the daemon's, same root kuid, forges it */
-	daemon_label(d, dm, before, sizeof(before));
+	rb = daemon_label(d, dm, before, sizeof(before));
 	a = (struct attack){ path, host_label, "unconfined_u:object_r:nested_t:s0" };
 	ret = attack_as(d, NESTED_SAME_ROOT, &a, dm);
-	daemon_label(d, dm, after, sizeof(after));
-	cell(d, "(c) nested same-root namespace forges the label", "%s",
-	     strcmp(before, after) ? "BREACH" : "stopped");
-	cell(d, "(c) errno", "%s", errname(ret));
+	ra = daemon_label(d, dm, after, sizeof(after));
+	label_verdict(d, "(c) nested same-root namespace forges the label", "(c) errno",
+		      ret, rb, before, ra, after);
 
 	/* (d) the guest reads and overwrites the host's own trusted.* entry */
 	a = (struct attack){ "file", SECRET_NAME, NULL };
 	ret = attack_as(d, GUEST, &a, dm);
-	cell(d, "(d) guest reads host trusted.*", "%s", ret ? "stopped" : "BREACH");
-	cell(d, "(d) read errno", "%s", errname(ret));
+	call_verdict(d, "(d) guest reads host trusted.*", "(d) read errno", ret);
 	a = (struct attack){ "file", SECRET_NAME, "pwned" };
 	ret = attack_as(d, GUEST, &a, dm);
+	errno = 0;
 	n = lgetxattr(path, SECRET_NAME, v, sizeof(v) - 1);
 	v[n > 0 ? n : 0] = 0;
-	cell(d, "(d) guest overwrites host trusted.*", "%s",
-	     strcmp(v, "s3cret") ? "BREACH" : "stopped");
-	cell(d, "(d) write errno", "%s", errname(ret));
+	if (ret < 0) {
+		error_cell(d, "(d) guest overwrites host trusted.*",
+			   "the attacker could not take its identity");
+		error_cell(d, "(d) write errno", "no result");
+	} else {
+		/* the secret gone (ENODATA) is as much a breach as a new value */
+		if (n < 0 && errno != ENODATA)
+			error_cell(d, "(d) guest overwrites host trusted.*",
+				   "the host cannot read its entry back");
+		else
+			cell(d, "(d) guest overwrites host trusted.*", "%s",
+			     strcmp(v, "s3cret") ? "BREACH" : "stopped");
+		cell(d, "(d) write errno", "%s", errname(ret));
+	}
+
+	/*
+	 * (e) another process of the daemon's host uid rewrites the label
+	 * under the daemon's own name: plainly for user.*, which needs only
+	 * the file's ownership or write access; for trusted.* as the root of
+	 * a user namespace of its own whose root is that uid (unshare -r),
+	 * the one way an unprivileged process gets near trusted.*
+	 */
+	rb = daemon_label(d, dm, before, sizeof(before));
+	a = (struct attack){ path, host_label, "unconfined_u:object_r:sameuid_t:s0" };
+	ret = attack_as(d, strncmp(host_label, "trusted.", 8) ? SAME_UID : SAME_UID_USERNS,
+			&a, dm);
+	ra = daemon_label(d, dm, after, sizeof(after));
+	label_verdict(d, "(e) another process of the daemon's uid rewrites the guest's label",
+		      "(e) errno", ret, rb, before, ra, after);
 }
 
-/* Every host name on the file, comma-separated, as the host's root sees them. */
-static void host_names(const char *path, char *out, size_t len)
+/*
+ * Every host name on the file but the secret, space-separated, as the
+ * host's root lists them; how many.
+ */
+static int host_names(const char *path, char *out, size_t len)
 {
 	char list[4096];
 	ssize_t n = llistxattr(path, list, sizeof(list)), off;
+	int count = 0;
 
 	out[0] = 0;
 	for (off = 0; n > 0 && off < n; off += strlen(list + off) + 1) {
@@ -561,7 +691,9 @@ static void host_names(const char *path, char *out, size_t len)
 		if (*out)
 			strncat(out, " ", len - strlen(out) - 1);
 		strncat(out, list + off, len - strlen(out) - 1);
+		count++;
 	}
+	return count;
 }
 
 static int run_design(const struct design *d, const char *base)
@@ -571,6 +703,7 @@ static int run_design(const struct design *d, const char *base)
 	uid_t owner = d->userns ? GUEST_ROOT_UID : 0;
 	size_t i;
 	pid_t pid;
+	int n;
 
 	if (xmap_parse(d->rules, &dm.map, err, sizeof(err))) {
 		fprintf(stderr, "xattrd: %s: %s\n", d->id, err);
@@ -612,9 +745,13 @@ static int run_design(const struct design *d, const char *base)
 	if (ns_wait(pid))
 		return 1;
 	snprintf(path, sizeof(path), "%s/file", dir);
-	host_names(path, names, sizeof(names));
+	n = host_names(path, names, sizeof(names));
 	cell(d, "host sees on file", "`%s`", *names ? names : "(nothing)");
-	run_attacks(d, &dm, host_label);
+	/*
+	 * A host user names the label as the host lists it; with nothing
+	 * listed (no label stored), by the daemon's own name.
+	 */
+	run_attacks(d, &dm, host_label, n > 1 ? NULL : n == 1 ? names : host_label);
 	host_names(path, names, sizeof(names));
 	cell(d, "host sees on file after the attacks", "`%s`", *names ? names : "(nothing)");
 	if (d->sysctl)
@@ -635,6 +772,11 @@ static int cmd_compare(const char *base)
 		fprintf(stderr, "xattrd: design %s\n", designs[i].title);
 		printf("DESIGN|%s|%s\n", designs[i].id, designs[i].title);
 		ret |= run_design(&designs[i], base);
+	}
+	if (measurement_errors) {
+		fprintf(stderr, "xattrd: %d cell(s) hold no measurement (ERROR)\n",
+			measurement_errors);
+		ret = 1;
 	}
 	return ret;
 }
@@ -670,20 +812,9 @@ static int cmd_map(const char *rules, const char *dir, int argc, char **argv)
  */
 static int own_userns(void)
 {
-	char map[64];
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
-
-	if (uid == 0)
+	if (geteuid() == 0)
 		return enter_userns(DAEMON_MAP);
-	if (unshare(CLONE_NEWUSER))
-		return -1;
-	snprintf(map, sizeof(map), "0 %u 1\n", uid);
-	if (ns_write_str("/proc/self/setgroups", "deny") ||
-	    ns_write_str("/proc/self/uid_map", map))
-		return -1;
-	snprintf(map, sizeof(map), "0 %u 1\n", gid);
-	return ns_write_str("/proc/self/gid_map", map);
+	return ns_unshare_self();
 }
 
 static mode_t file_type(const char *path)

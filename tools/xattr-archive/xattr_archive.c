@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xattr_archive: round trips of xattrs on every file type through Debian's
+ * archive and copy tools, as KTAP on standard output.
+ *
+ *   xattr_archive DIR
+ *
+ * Tools: GNU tar, bsdtar (libarchive), cp -a, rsync -aX, mksquashfs and
+ * unsquashfs (also with -ignore-errors), run from /usr/bin. Each round
+ * trip copies a fresh tree (file, dir, symlink, fifo, sock, chr 1:3,
+ * blk 7:0, all owned by uid 1000) whose every node carries one xattr, and
+ * checks, node by node, whether the copy has the node and the xattr with
+ * its value.
+ *
+ * Cases:
+ *   user.*     Patch A (fs.xattr_user_special): the owner (uid 1000) puts
+ *              user.rt on every node; the round trip runs as the owner
+ *              and, separately, as root.
+ *   trusted.*  Patch B (fs.xattr_trusted_userns): uid 1000 inside its own
+ *              user namespace (0 -> 1000, as `unshare -r` makes it) puts
+ *              trusted.rt on every node and runs the round trip there.
+ * Modes, the case's switch while the tools run: 0, 1, and 1>0 (packed with
+ * the switch on, unpacked with it off: an archive of a patched host
+ * restored on a stock one; not for cp and rsync, which copy in one step).
+ * The source is always labelled with the switch on; a stock kernel, which
+ * has no switch, runs mode "stock" with the expectations of mode 0.
+ *
+ * Expected: a node comes back unless an unprivileged caller would have to
+ * mknod a device, or the tool does not archive sockets (tar, bsdtar: pax
+ * cannot); its xattr comes back when the kernel lets the tool read and
+ * write it: user.* on files and directories always, on the other types
+ * with the switch on; trusted.* in the namespace with the switch on.
+ * Except that unsquashfs, without -ignore-errors, stops at the first xattr
+ * it may not write: in mode 1>0 its one result is that it stopped (exit 1,
+ * "FATAL ERROR: write_xattr"); the nodes it did not reach are not checked.
+ * Checked (with the switch on) by root: user.rt's value; for trusted.*,
+ * the trusted names and values the initial namespace sees on the copy
+ * must be those of the source (whatever the spelling of a namespace's
+ * names), and not none.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "../lib/nsutil.h"
+
+#define OWNER		1000
+#define SW_USER		"/proc/sys/fs/xattr_user_special"
+#define SW_TRUSTED	"/proc/sys/fs/xattr_trusted_userns"
+
+struct node {
+	const char *name;
+	mode_t type;
+};
+
+static const struct node nodes[] = {
+	{ "file", S_IFREG }, { "dir", S_IFDIR }, { "symlink", S_IFLNK },
+	{ "fifo", S_IFIFO }, { "sock", S_IFSOCK }, { "chr", S_IFCHR },
+	{ "blk", S_IFBLK },
+};
+#define NR_NODES	(sizeof(nodes) / sizeof(nodes[0]))
+
+enum actor { ROOT, OWNER_USER, NS_ROOT };
+static const char *const actor_name[] = { "root", "owner", "userns root" };
+
+struct tool {
+	const char *name;
+	const char *bin;		/* must exist */
+	const char *pack[12];		/* NULL: one-step copy in unpack */
+	const char *unpack[12];
+	bool sockets;			/* archives sockets */
+	bool aborts;			/* a refused setxattr stops the unpacking */
+};
+
+/* argv words: "@S" the source, "@D" the destination, "@A" the archive */
+static const struct tool tools[] = {
+	{ "tar", "/usr/bin/tar",
+	  { "/usr/bin/tar", "--xattrs", "--xattrs-include=*", "-cf", "@A", "-C", "@S", ".", NULL },
+	  { "/usr/bin/tar", "--xattrs", "--xattrs-include=*", "-xpf", "@A", "-C", "@D", NULL },
+	  false },
+	{ "bsdtar", "/usr/bin/bsdtar",
+	  { "/usr/bin/bsdtar", "--xattrs", "-cf", "@A", "-C", "@S", ".", NULL },
+	  { "/usr/bin/bsdtar", "--xattrs", "-xpf", "@A", "-C", "@D", NULL },
+	  false },
+	{ "cp -a", "/usr/bin/cp",
+	  { NULL },
+	  { "/usr/bin/cp", "-a", "@S/.", "@D/", NULL },
+	  true },
+	{ "rsync -aX", "/usr/bin/rsync",
+	  { NULL },
+	  { "/usr/bin/rsync", "-aX", "@S/", "@D/", NULL },
+	  true },
+	/* unsquashfs 4.5: "FATAL ERROR: write_xattr: failed to write xattr" */
+	{ "squashfs", "/usr/bin/mksquashfs",
+	  { "/usr/bin/mksquashfs", "@S", "@A", "-xattrs", "-noappend", "-no-progress",
+	    "-quiet", NULL },
+	  { "/usr/bin/unsquashfs", "-xattrs", "-f", "-d", "@D", "@A", NULL },
+	  true, true },
+	{ "squashfs -ignore-errors", "/usr/bin/unsquashfs",
+	  { "/usr/bin/mksquashfs", "@S", "@A", "-xattrs", "-noappend", "-no-progress",
+	    "-quiet", NULL },
+	  { "/usr/bin/unsquashfs", "-xattrs", "-ignore-errors", "-f", "-d", "@D", "@A", NULL },
+	  true },
+};
+#define NR_TOOLS	(sizeof(tools) / sizeof(tools[0]))
+
+struct mode {
+	const char *name;
+	int pack, unpack;	/* the switch, or -1: a stock kernel */
+};
+
+static const struct mode patched_modes[] = {
+	{ "switch 0", 0, 0 }, { "switch 1", 1, 1 }, { "switch 1>0", 1, 0 },
+};
+static const struct mode stock_modes[] = { { "stock", -1, -1 } };
+
+struct scase {
+	const char *name;
+	const char *xattr;
+	const char *sw;
+	enum actor writer;
+	enum actor actors[2];
+	int nactors;
+};
+
+static const struct scase cases[] = {
+	{ "user.*", "user.rt", SW_USER, OWNER_USER, { OWNER_USER, ROOT }, 2 },
+	{ "trusted.*", "trusted.rt", SW_TRUSTED, NS_ROOT, { NS_ROOT }, 1 },
+};
+
+static int test_no;
+
+static void bail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void bail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	printf("Bail out! ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(": %s\n", strerror(errno));
+	exit(1);
+}
+
+static void result(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void result(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", ok ? "" : "not ", ++test_no);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void set_switch(const char *sw, int val)
+{
+	if (val >= 0 && ns_write_str(sw, val ? "1\n" : "0\n"))
+		bail("cannot write %s", sw);
+}
+
+/*
+ * Become actor in this (child) process: the owner is uid 1000 with no
+ * groups; the namespace root is the owner in a user namespace of its own
+ * mapping 0 to 1000, as `unshare -r` makes it.
+ */
+static int become(enum actor who)
+{
+	char map[32];
+
+	if (who == ROOT)
+		return 0;
+	if (ns_become(OWNER))
+		return -1;
+	if (who == OWNER_USER)
+		return 0;
+	if (unshare(CLONE_NEWUSER))
+		return -1;
+	snprintf(map, sizeof(map), "0 %d 1\n", OWNER);
+	if (ns_write_str("/proc/self/uid_map", map) ||
+	    ns_write_str("/proc/self/setgroups", "deny") ||
+	    ns_write_str("/proc/self/gid_map", map))
+		return -1;
+	return 0;
+}
+
+/* Run argv (with @S, @D, @A replaced) as who, its output to log: its status. */
+static int run_as(enum actor who, const char *const *argv, const char *src,
+		  const char *dst, const char *arch, const char *log)
+{
+	char *args[16], words[16][600];
+	int i, fd;
+	pid_t pid;
+
+	for (i = 0; argv[i]; i++) {
+		const char *w = argv[i];
+
+		if (w[0] == '@')
+			snprintf(words[i], sizeof(words[i]), "%s%s",
+				 w[1] == 'S' ? src : w[1] == 'D' ? dst : arch, w + 2);
+		else
+			snprintf(words[i], sizeof(words[i]), "%s", w);
+		args[i] = words[i];
+	}
+	args[i] = NULL;
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		bail("%s", log);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		bail("fork");
+	if (pid == 0) {
+		if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(126);
+		if (become(who)) {
+			dprintf(2, "cannot become %s: %s\n", actor_name[who], strerror(errno));
+			_exit(126);
+		}
+		if (chdir("/"))
+			_exit(126);
+		execv(args[0], args);
+		dprintf(2, "exec %s: %s\n", args[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	return ns_wait(pid);
+}
+
+/* lsetxattr on every node of dir as who: how many were set. */
+static int label_tree(enum actor who, const char *dir, const char *xattr)
+{
+	int pipefd[2], n = 0;
+	char c;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		bail("pipe");
+	pid = fork();
+	if (pid < 0)
+		bail("fork");
+	if (pid == 0) {
+		char path[800], val[32];
+		size_t i;
+
+		close(pipefd[0]);
+		if (become(who))
+			_exit(1);
+		for (i = 0; i < NR_NODES; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, nodes[i].name);
+			snprintf(val, sizeof(val), "v-%s", nodes[i].name);
+			if (!lsetxattr(path, xattr, val, strlen(val), 0) &&
+			    write(pipefd[1], "1", 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(pipefd[1]);
+	while (read(pipefd[0], &c, 1) == 1)
+		n++;
+	close(pipefd[0]);
+	if (ns_wait(pid))
+		bail("labelling %s as %s failed", dir, actor_name[who]);
+	return n;
+}
+
+static void mknode(const char *dir, const struct node *nd)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char path[800];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, nd->name);
+	switch (nd->type) {
+	case S_IFREG:
+		fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+		ret = fd < 0 || write(fd, "content\n", 8) != 8 ? -1 : close(fd);
+		break;
+	case S_IFDIR:
+		ret = mkdir(path, 0755);
+		break;
+	case S_IFLNK:
+		ret = symlink("file", path);
+		break;
+	case S_IFIFO:
+		ret = mknod(path, S_IFIFO | 0644, 0);
+		break;
+	case S_IFSOCK:
+		if (strlen(path) >= sizeof(sun.sun_path)) {
+			errno = ENAMETOOLONG;
+			ret = -1;
+			break;
+		}
+		memcpy(sun.sun_path, path, strlen(path) + 1);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		ret = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&sun, sizeof(sun));
+		if (fd >= 0)
+			close(fd);
+		break;
+	case S_IFCHR:
+		ret = mknod(path, S_IFCHR | 0666, makedev(1, 3));
+		break;
+	case S_IFBLK:
+		ret = mknod(path, S_IFBLK | 0660, makedev(7, 0));
+		break;
+	}
+	if (ret || lchown(path, OWNER, OWNER))
+		bail("%s", path);
+}
+
+static void mkdir_owned(const char *path, uid_t uid)
+{
+	if (mkdir(path, 0755) || chown(path, uid, uid))
+		bail("%s", path);
+}
+
+/* The trusted* names and values root sees on path, as one string. */
+static void trusted_view(const char *path, char *out, size_t len)
+{
+	char list[4096], val[256];
+	ssize_t n = llistxattr(path, list, sizeof(list)), off, v;
+
+	out[0] = 0;
+	for (off = 0; n > 0 && off < n; off += strlen(list + off) + 1) {
+		if (strncmp(list + off, "trusted", 7))
+			continue;
+		v = lgetxattr(path, list + off, val, sizeof(val) - 1);
+		val[v > 0 ? v : 0] = 0;
+		snprintf(out + strlen(out), len - strlen(out), "%s=%s;", list + off, val);
+	}
+}
+
+static bool node_kept(const struct tool *t, enum actor who, const struct node *nd,
+		      const char **why)
+{
+	if ((nd->type == S_IFCHR || nd->type == S_IFBLK) && who != ROOT) {
+		*why = "no device nodes without privilege";
+		return false;
+	}
+	if (nd->type == S_IFSOCK && !t->sockets) {
+		*why = "the tool does not archive sockets";
+		return false;
+	}
+	return true;
+}
+
+static bool xattr_kept(const struct scase *c, const struct mode *m, const struct node *nd)
+{
+	if (m->pack != 1 || m->unpack != 1)	/* 0, 1>0, stock */
+		return c->writer == OWNER_USER && (nd->type == S_IFREG || nd->type == S_IFDIR);
+	return true;
+}
+
+/*
+ * Does the tool stop at an xattr it may not write? Only when it unpacks,
+ * with the switch off, an archive packed with it on.
+ */
+static bool abort_expected(const struct tool *t, const struct mode *m)
+{
+	return t->aborts && m->pack == 1 && m->unpack == 0;
+}
+
+/* The results a round trip reports: one per node, or the abort. */
+static int nr_results(const struct tool *t, const struct mode *m)
+{
+	return abort_expected(t, m) ? 1 : NR_NODES;
+}
+
+static bool log_has(const char *log, const char *what)
+{
+	char line[512];
+	FILE *f = fopen(log, "re");
+	bool found = false;
+
+	if (!f)
+		bail("%s", log);
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, what) != NULL;
+	fclose(f);
+	return found;
+}
+
+static void show_log(const char *log)
+{
+	char line[300];
+	FILE *f = fopen(log, "re");
+	int n = 0;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && n++ < 6)
+		printf("#   %s%s", line, strchr(line, '\n') ? "" : "\n");
+	fclose(f);
+}
+
+static void round_trip(const char *base, const struct scase *c, const struct mode *m,
+		       const struct tool *t, enum actor who, bool patched)
+{
+	char dir[600], src[700], dst[700], arch[700], log[700], what[200];
+	char path[800], want[256], got[256], view_src[1024], view_dst[1024];
+	uid_t uid = who == ROOT ? 0 : OWNER;
+	int labelled, rc_pack = 0, rc_unpack;
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s/%s-%s-%s-%s", base, c->name[0] == 'u' ? "user" : "trusted",
+		 m->name + (m->pack >= 0 ? 7 : 0), t->name, actor_name[who]);
+	for (char *p = dir + strlen(base); *p; p++)
+		if (*p == ' ' || *p == '>')
+			*p = '_';
+	snprintf(src, sizeof(src), "%s/src", dir);
+	snprintf(dst, sizeof(dst), "%s/dst", dir);
+	snprintf(arch, sizeof(arch), "%s/archive", dir);
+	snprintf(log, sizeof(log), "%s/log", dir);
+	mkdir_owned(dir, uid);
+	mkdir_owned(src, OWNER);
+	mkdir_owned(dst, uid);
+	for (i = 0; i < NR_NODES; i++)
+		mknode(src, &nodes[i]);
+	if (patched)
+		set_switch(c->sw, 1);
+	labelled = label_tree(c->writer, src, c->xattr);
+
+	set_switch(c->sw, m->pack);
+	if (t->pack[0])
+		rc_pack = run_as(who, t->pack, src, dst, arch, log);
+	set_switch(c->sw, m->unpack);
+	rc_unpack = run_as(who, t->unpack, src, dst, arch, log);
+	if (patched)
+		set_switch(c->sw, 1);	/* check what is on disk */
+	snprintf(what, sizeof(what), "%s, %s, %s, %s", t->name, c->name, actor_name[who], m->name);
+	printf("# %s: source labelled on %d of %zu nodes; pack exit %d, unpack exit %d\n",
+	       what, labelled, NR_NODES, rc_pack, rc_unpack);
+	if (rc_pack >= 126 || rc_unpack >= 126) {
+		show_log(log);
+		bail("%s: the tool could not be run", what);
+	}
+	if (rc_pack || rc_unpack)
+		show_log(log);
+	if (abort_expected(t, m)) {
+		result(rc_unpack == 1 && log_has(log, "FATAL ERROR: write_xattr"),
+		       "%s: stops at the first xattr it may not write (exit %d)", what, rc_unpack);
+		return;
+	}
+
+	for (i = 0; i < NR_NODES; i++) {
+		const struct node *nd = &nodes[i];
+		const char *why = "";
+		bool want_node = node_kept(t, who, nd, &why), want_xattr, have_xattr;
+		struct stat st;
+		bool have_node;
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "%s/%s", dst, nd->name);
+		have_node = !lstat(path, &st) && (st.st_mode & S_IFMT) == nd->type;
+		if (!want_node || !have_node) {
+			result(want_node == have_node, "%s, %s: %s%s%s", what, nd->name,
+			       have_node ? "node copied" : "node not copied",
+			       *why ? ": " : "", why);
+			continue;
+		}
+		want_xattr = xattr_kept(c, m, nd);
+		if (c->writer == OWNER_USER) {
+			snprintf(want, sizeof(want), "v-%s", nd->name);
+			n = lgetxattr(path, c->xattr, got, sizeof(got) - 1);
+			got[n > 0 ? n : 0] = 0;
+			have_xattr = n >= 0 && !strcmp(got, want);
+		} else {
+			char spath[800];
+
+			snprintf(spath, sizeof(spath), "%s/%s", src, nd->name);
+			trusted_view(spath, view_src, sizeof(view_src));
+			trusted_view(path, view_dst, sizeof(view_dst));
+			have_xattr = *view_src && !strcmp(view_src, view_dst);
+		}
+		result(want_xattr == have_xattr, "%s, %s: %s kept: %s (expected %s)", what,
+		       nd->name, c->xattr, have_xattr ? "yes" : "no", want_xattr ? "yes" : "no");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	bool patched = !access(SW_USER, F_OK) && !access(SW_TRUSTED, F_OK);
+	const struct mode *modes = patched ? patched_modes : stock_modes;
+	size_t nmodes = patched ? 3 : 1, ci, mi, ti;
+	int ai, plan = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: xattr_archive DIR\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (ci = 0; ci < 2; ci++)
+		for (mi = 0; mi < nmodes; mi++)
+			for (ti = 0; ti < NR_TOOLS; ti++)
+				if (tools[ti].pack[0] || modes[mi].pack == modes[mi].unpack)
+					plan += cases[ci].nactors *
+						nr_results(&tools[ti], &modes[mi]);
+	printf("TAP version 13\n1..%d\n", plan);
+	printf("# kernel %s: modes%s\n", patched ? "patched" : "stock",
+	       patched ? " switch 0, 1 and 1>0" : " stock (no switches)");
+	for (ti = 0; ti < NR_TOOLS; ti++)
+		if (access(tools[ti].bin, X_OK))
+			bail("%s: no %s", tools[ti].name, tools[ti].bin);
+	for (ci = 0; ci < 2; ci++)
+		for (mi = 0; mi < nmodes; mi++)
+			for (ti = 0; ti < NR_TOOLS; ti++) {
+				if (!tools[ti].pack[0] && modes[mi].pack != modes[mi].unpack)
+					continue;
+				for (ai = 0; ai < cases[ci].nactors; ai++)
+					round_trip(argv[1], &cases[ci], &modes[mi], &tools[ti],
+						   cases[ci].actors[ai], patched);
+			}
+	if (patched) {
+		set_switch(SW_USER, 0);
+		set_switch(SW_TRUSTED, 0);
+	}
+	printf("# %d tests\n", test_no);
+	return 0;
+}
