@@ -10,27 +10,29 @@ name=${1:?usage: build-kernel.sh stock|patched|debug}
 tree=$(tree_of "$name")
 [ -d "$tree" ] || die "no kernel tree at $tree (run scripts/prepare-tree.sh)"
 lock
-need_build_tools
+check_deps
 bdir=$(bdir_of "$name")
 frags=$(frags_of "$name")
 mkdir -p "$bdir"
 kmake() { make -C "$tree" O="${bdir##*/}" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
 
-# The inputs: the source (commit plus uncommitted edits to tracked files)
-# and the config fragment.
+# The inputs: the source (the committed files, the selftests left out, plus
+# uncommitted edits to tracked files) and the config fragment. (pipefail: a
+# failing git fails the stamp, rather than hashing whatever it printed.)
 stamp=$( {
-	git -C "$tree" rev-parse HEAD
-	git -C "$tree" diff HEAD
+	git -C "$tree" ls-tree -r HEAD | grep -v '	tools/testing/selftests/filesystems/xattr/'
+	# shellcheck disable=SC2086
+	git -C "$tree" diff HEAD -- $KTREE_PATHS
 	cat $frags
 	echo "${XATTRNS_KMAKE_EXTRA:-}"
-} | sha256sum | cut -d' ' -f1)
+} | sha256sum | cut -d' ' -f1) || die "cannot read the state of $tree (git or a config fragment failed)"
 if [ -f "$bdir/arch/x86/boot/bzImage" ] && [ "$(cat "$bdir/.xattrns-stamp" 2>/dev/null)" = "$stamp" ]; then
 	log "$name kernel is up to date"
 	exit 0
 fi
 
 start=$(now)
-fraghash=$(cat $frags | sha256sum | cut -d' ' -f1)
+fraghash=$(cat $frags | sha256sum | cut -d' ' -f1) || die "cannot read$frags"
 if [ ! -f "$bdir/.config" ] || [ "$(cat "$bdir/.xattrns-config" 2>/dev/null)" != "$fraghash" ]; then
 	log "$name: configuring (tinyconfig +$(for f in $frags; do printf ' %s' "${f#"$REPO"/}"; done))"
 	kmake -s tinyconfig >/dev/null
@@ -67,7 +69,7 @@ fi
 kill $ticker 2>/dev/null || true
 if grep -q 'warning:' "$bdir/build.log"; then
 	warn "$name: compiler warnings (see $bdir/build.log):"
-	grep 'warning:' "$bdir/build.log" | head -n 10 >&2
+	grep 'warning:' "$bdir/build.log" | head -n 10 >&2 || true	# (head may close the pipe early)
 fi
 echo "$stamp" >"$bdir/.xattrns-stamp"
 phase_end "$name kernel build" "$start"

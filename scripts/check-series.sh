@@ -10,14 +10,13 @@
 # scripts/kernel-extra.config turned on.
 . "$(dirname "$0")/lib.sh"
 
-need_build_tools
-need sparse:sparse /usr/lib/python3/dist-packages/ply:python3-ply \
-	/usr/lib/python3/dist-packages/git:python3-git
-"$REPO/scripts/prepare-tree.sh"
+install_deps
 lock
+# the patched kernel's config, and the initramfs the series' guests start from
+build_all patched
 start=$(now)
 wt=$XATTRNS_CACHE/linux-series
-series=$(grep -v '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" || true)
+series=$(series_patches)
 [ -n "$series" ] || { log "patches/series is empty: nothing to check"; exit 0; }
 if [ ! -e "$wt/.git" ]; then
 	git -C "$XATTRNS_KTREE" worktree prune
@@ -58,17 +57,50 @@ w1() {
 	done | sort
 }
 
+# series_guest SERIES: the kernel and the selftests of the tree as they are
+# (series A's end, or B's), booted in QEMU: run_kselftest.sh with none of
+# our init's environment and no test disk (the tests make loop images)
+series_guest() {
+	local s=$1 ks=$OUT/series-$1-kselftest root=$OUT/series-$1.d
+	log "series $s: its selftests in a guest, as anybody runs them"
+	make -C "$wt" O=_build -s headers >/dev/null
+	rm -rf "$ks" "$root"
+	if ! make -C "$wt/tools/testing/selftests" TARGETS=filesystems/xattr \
+		KHDR_INCLUDES="-isystem $wt/_build/usr/include" LDFLAGS=-static \
+		INSTALL_PATH="$ks" install >"$OUT/series-$s-kselftest.log" 2>&1; then
+		tail -n 20 "$OUT/series-$s-kselftest.log" >&2
+		warn "series $s: its selftests do not build"
+		fail=1
+		return
+	fi
+	cp -a "$OUT/initramfs.d" "$root"
+	rm -rf "$root/kselftest"
+	cp -a "$ks" "$root/kselftest"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$OUT/series-$s.cpio.gz"
+	cp "$wt/_build/arch/x86/boot/bzImage" "$OUT/series-$s.bzImage"
+	if ! XATTRNS_KIMAGE=$OUT/series-$s.bzImage XATTRNS_INITRD=$OUT/series-$s.cpio.gz \
+		XATTRNS_LOG_SUFFIX=-series-$s "$REPO/scripts/boot.sh" patched standalone; then
+		warn "series $s: its selftests fail in the guest (console: $OUT/console-patched-series-$s.log)"
+		fail=1
+	fi
+}
+
 fail=0
 n=0
+prev=""
 for p in $series; do
+	# series A ended with the patch before the first of B: test it alone
+	case $prev:$p in A/*:B/*) series_guest A ;; esac
+	prev=$p
 	n=$((n + 1))
 	log "[$n] $p"
-	if ! "$wt/scripts/checkpatch.pl" --strict -q "$REPO/patches/$p" >"$OUT/checkpatch.log" 2>&1; then
+	if ! checkpatch_patch "$wt" "$REPO/patches/$p" >"$OUT/checkpatch.log" 2>&1; then
 		sed 's/^/    /' "$OUT/checkpatch.log" >&2
 		warn "checkpatch --strict: $p"
 		fail=1
 	fi
-	files=$(grep -E '^\+\+\+ b/.*\.c$' "$REPO/patches/$p" | sed 's|^+++ b/||')
+	# (a patch may touch no .c file: grep finds nothing, which is fine)
+	files=$({ grep -E '^\+\+\+ b/.*\.c$' "$REPO/patches/$p" || true; } | sed 's|^+++ b/||')
 	objs="" xobjs=""
 	for f in $files; do
 		# files this config builds, and the others (the extra config's)
@@ -103,6 +135,7 @@ for p in $series; do
 		fail=1
 	fi
 done
+[ "$fail" = 0 ] && series_guest B
 phase_end "series check ($n patches)" "$start"
 [ "$fail" = 0 ] || die "series check failed"
 log "series check: $n patches, each checkpatch-clean, building, no new W=1/sparse warnings"

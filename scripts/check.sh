@@ -1,83 +1,166 @@
 #!/bin/bash
-# check.sh [KERNEL...]: the whole test job. Prepare the trees, build the
-# kernels (each only when its inputs changed) and the initramfs, then boot
-# each kernel in QEMU (in parallel, one vCPU each) and run the kselftests.
-# The last line is the total tally: "N passed, N failed, N skipped".
+# check.sh [--target TARGET] [KERNEL...]: the whole test job (make check,
+# check-debug, fuzz-debug). Checks the harness itself, prepares the trees,
+# builds the kernels (each only when its inputs changed) and the initramfs,
+# runs the static checks and the host unit tests, boots each kernel in QEMU
+# (in parallel) to run the kselftests and the comparison, and checks the
+# comparison against design/comparison.md.
+# Each tier ends with a line "NAME: N passed, N failed, N skipped" and an
+# exit status; the last line is the total, and the exit status is non-zero
+# when any tier failed (scripts/tally.awk).
 . "$(dirname "$0")/lib.sh"
 
+target=check
+if [ "${1:-}" = --target ]; then
+	target=${2:?--target needs a make target}
+	shift 2
+fi
 kernels=${*:-stock patched}
+export XATTRNS_FUZZ_SECONDS=${XATTRNS_FUZZ_SECONDS:-$(fuzz_seconds_default "$target")}
 total_start=$(now)
+# the lock first: another run in the same cache must not lose its results
 lock
+mkdir -p "$OUT"
+rm -f "$OUT"/result-*.txt
+tiers=""
 
+# tier NAME CMD...: run one tier in a subshell (a die() in it ends the
+# tier, not make check), its standard output (ending with its summary
+# line) into $OUT/result-NAME.txt, its exit status appended.
+tier() {
+	local name=$1 rc=0
+	shift
+	case " $tiers " in *" $name "*) ;; *) tiers="$tiers $name" ;; esac
+	("$@") >"$OUT/result-$name.txt" || rc=$?
+	echo "XATTRNS-RC $name=$rc" >>"$OUT/result-$name.txt"
+	return $rc
+}
+# summary NAME RC: the summary line of a tier that is one check
+summary() {
+	if [ "$2" = 0 ]; then
+		echo "$1: 1 passed, 0 failed, 0 skipped"
+	else
+		echo "$1: 0 passed, 1 failed, 0 skipped"
+	fi
+	return "$2"
+}
+# finish: print every tier's result (its summary and what failed) and the
+# total; exit with the total's status
+finish() {
+	local k files=""
+	for k in $tiers; do
+		files="$files $OUT/result-$k.txt"
+		grep -v -e '^XATTRNS-RC ' -e '^ok [0-9]' -e '^TAP version' -e '^1\.\.[0-9]' \
+			"$OUT/result-$k.txt" || true
+	done
+	phase_end "make $target" "$total_start"
+	# shellcheck disable=SC2086
+	if awk -f "$REPO/scripts/tally.awk" $files >"$OUT/tally.txt"; then
+		cat "$OUT/tally.txt"
+		exit 0
+	fi
+	echo "FAILED: see the lines above and $OUT/console-*.log" >&2
+	cat "$OUT/tally.txt"
+	exit 1
+}
+
+# 1. The harness's own parser and tally, on synthetic logs: if they are
+# wrong, nothing after them can be trusted.
 t=$(now)
-"$REPO/scripts/prepare-tree.sh"
-phase_end "prepare trees" "$t"
-# the initramfs is built against the patched tree's headers: the debug
-# kernel needs it built too
-builds=$kernels
-case " $kernels " in *" debug "*) case " $kernels " in *" patched "*) ;; *) builds="patched $kernels" ;; esac ;; esac
-for k in $builds; do
-	"$REPO/scripts/build-kernel.sh" "$k"
-done
-"$REPO/scripts/mkinitramfs.sh"
+if ! tier harness "$REPO/scripts/check-harness.sh"; then
+	grep '^not ok' "$OUT/result-harness.txt" >&2 || true
+	echo "check-harness failed: the parser or the tally is broken; stopping" >&2
+	finish
+fi
+phase_end "harness self-test" "$t"
 
-# Static checks of the series (checkpatch, git apply, W=1 and sparse).
-static_rc=0
-"$REPO/scripts/static-checks.sh" || static_rc=1
+install_deps
 
-# Host-side unit tests (the xattrmap rule engine), before any guest boots.
-make -s -C "$REPO/tools/xattrd" OUT="$OUT" \
-	HARNESS="$XATTRNS_KTREE/tools/testing/selftests" test >"$OUT/host-tests.log" 2>&1 || true
-awk -v name=host -v guest=0 -f "$REPO/scripts/ktap.awk" "$OUT/host-tests.log" >"$OUT/result-host.txt" || true
+# 2. Build: trees, kernels, initramfs.
+t=$(now)
+build_step() {
+	local rc=0
+	build_all $kernels >&2 || rc=$?
+	summary build "$rc"
+}
+if ! tier build build_step; then
+	echo "build: FAILED (see the errors above); no guest boots" >&2
+	finish
+fi
+phase_end "build" "$t"
 
+# 3. Static checks of the series (checkpatch, git apply, W=1 and sparse).
+t=$(now)
+static_step() {
+	local rc=0
+	"$REPO/scripts/static-checks.sh" >"$OUT/static.tap" || rc=$?
+	cat "$OUT/static.tap"
+	awk -v name=static -v guest=0 -f "$REPO/scripts/ktap.awk" "$OUT/static.tap" || rc=1
+	return $rc
+}
+tier static static_step || true
+
+# 4. Host-side unit tests (the xattrmap rule engine), before any guest boots;
+# a build error leaves no KTAP plan, which ktap.awk counts as a failure.
+host_step() {
+	local rc=0
+	make -s -C "$REPO/tools/xattrd" OUT="$OUT" \
+		HARNESS="$XATTRNS_KTREE/tools/testing/selftests" test >"$OUT/host-tests.log" 2>&1 || rc=$?
+	awk -v name=host -v guest=0 -f "$REPO/scripts/ktap.awk" "$OUT/host-tests.log" || rc=1
+	return $rc
+}
+tier host host_step || true
+phase_end "static checks and host tests" "$t"
+
+# 5. The guests, in parallel; their progress on this terminal as it happens.
 t=$(now)
 pids=""
 for k in $kernels; do
-	"$REPO/scripts/boot.sh" "$k" check >"$OUT/result-$k.txt" 2>"$OUT/progress-$k.txt" &
+	tiers="$tiers $k"	# (tier runs in the background: name it here)
+	tier "$k" "$REPO/scripts/boot.sh" "$k" check 2>"$OUT/progress-$k.txt" &
 	pids="$pids $!"
-	# progress of both guests on this terminal as it happens
 done
 tail -q -n +1 -F $(for k in $kernels; do echo "$OUT/progress-$k.txt"; done) 2>/dev/null &
 tailpid=$!
-rc=0
 for p in $pids; do
-	wait "$p" || rc=1
+	wait "$p" || true
 done
 sleep 1
 kill "$tailpid" 2>/dev/null || true
 wait "$tailpid" 2>/dev/null || true
 phase_end "guest runs" "$t"
 
-# The comparison the guests ran must be what design/comparison.md says.
-case " $kernels " in *" stock patched "*) compare=1 ;; *) compare=0 ;; esac
-if [ "$compare" = 1 ]; then
-	if "$REPO/scripts/render-comparison.sh" "$OUT/console-stock.log" \
-		"$OUT/console-patched.log" >"$OUT/comparison.md" &&
-		diff -u -I '^Generated by' "$REPO/design/comparison.md" "$OUT/comparison.md" \
-			>"$OUT/comparison.diff"; then
-		echo "comparison: design/comparison.md matches this run"
-	else
+# 6. The comparison the guests ran must be what design/comparison.md says
+# (and hold no ERROR cell: render-comparison.sh fails on one).
+compare_step() {
+	local rc=0
+	if ! "$REPO/scripts/render-comparison.sh" "$OUT/console-stock.log" \
+		"$OUT/console-patched.log" >"$OUT/comparison.md"; then
+		echo "comparison: ERROR: the comparison did not measure every cell (see above)"
+		rc=1
+	elif ! diff -u -I '^Generated' "$REPO/design/comparison.md" "$OUT/comparison.md" \
+		>"$OUT/comparison.diff"; then
 		cat "$OUT/comparison.diff"
 		echo "comparison: FAILED: design/comparison.md differs from what this run measured (make run rewrites it)"
 		rc=1
+	else
+		echo "comparison: design/comparison.md matches this run"
 	fi
-fi
+	summary comparison "$rc"
+}
+case " $kernels " in *" stock "*)
+	case " $kernels " in *" patched "*) tier comparison compare_step || true ;; esac ;;
+esac
 
-[ "$static_rc" = 0 ] || { echo "static checks: FAILED (see above)"; rc=1; }
+# 7. In every guest, the real virtiofsd (tools/vhostfs) must agree with
+# xattrd cell by cell: xattrd is the fast model, the daemon the referee.
+clients_step() {
+	local rc=0 k
+	for k in $kernels; do
+		awk -v mode=check -f "$REPO/scripts/clients.awk" "$OUT/console-$k.log" || rc=1
+	done
+	summary clients "$rc"
+}
+tier clients clients_step || true
 
-passed=0 failed=0 skipped=0
-for k in host $kernels; do
-	cat "$OUT/result-$k.txt"
-	line=$(tail -n 1 "$OUT/result-$k.txt")
-	case $line in
-	*" passed, "*" failed, "*" skipped")
-		set -- $(echo "$line" | sed 's/^[^:]*: //; s/[^0-9 ]//g')
-		passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
-		;;
-	*) rc=1 ;;
-	esac
-done
-phase_end "make check" "$total_start"
-[ "$rc" = 0 ] || echo "FAILED: see the lines above and $OUT/console-*.log" >&2
-echo "$passed passed, $failed failed, $skipped skipped"
-exit $rc
+finish

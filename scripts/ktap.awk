@@ -4,11 +4,15 @@
 #     NAME: N passed, N failed, N skipped
 # Leaf results count: the subtests a program reports, or the program's own
 # result when it reports none. Exit status 0 only when every result is ok
-# or skipped, the plans are complete, the guest reached its end marker and
-# the kernel logged no warning, BUG, oops, lockdep or sanitizer report.
+# or skipped, the plans are complete, the guest reached its end marker, no
+# tool the guest ran reported a failure (XATTRNS-<TOOL>-END rc=N) and the
+# kernel logged no warning, BUG, oops, lockdep or sanitizer report. Each
+# such problem (an ERROR line) counts as one failure in the summary, so a
+# run that broke never reads "0 failed".
 #   awk -v name=patched -f ktap.awk console.log
 # -v ktap=0: no KTAP expected (a guest run of the comparison only);
-# -v guest=0: the output of a host program (no guest end marker).
+# -v guest=0: the output of a host program (no guest end marker);
+# -v marker=COMPARE: the guest must have printed XATTRNS-COMPARE-END rc=0.
 function problem(msg) { problems[++nproblems] = msg }
 function finish_program(   n) {
 	if (!inprog)
@@ -34,6 +38,17 @@ BEGIN {
 }
 /XATTRNS-TIMEOUT/ { problem("guest timed out"); next }
 /XATTRNS-END rc=/ { ended = 1; next }
+# a tool the guest ran (the comparison, the benchmark) and its status
+/XATTRNS-[A-Z]+-END rc=/ {
+	tool = line
+	sub(/^.*XATTRNS-/, "", tool); sub(/-END rc=.*$/, "", tool)
+	rc = line
+	sub(/^.*-END rc=/, "", rc)
+	tool_ended[tool] = 1
+	if (rc + 0 != 0 || rc !~ /^[0-9]+/)
+		problem(sprintf("%s failed in the guest (%s)", tolower(tool), "rc=" rc))
+	next
+}
 /XATTRNS-DMESG-BEGIN/ { indmesg = 1; next }
 /XATTRNS-DMESG-END/ { indmesg = 0; next }
 # Kernel trouble, on the console or in the dmesg dump: fail the run.
@@ -97,6 +112,8 @@ END {
 		problem(sprintf("planned %d test programs, saw %d", top_plan, top_seen))
 	if (guest && !ended)
 		problem("the guest did not reach its end marker (crash or timeout)")
+	if (marker != "" && !(marker in tool_ended))
+		problem(sprintf("no XATTRNS-%s-END line: the %s did not finish", marker, tolower(marker)))
 	for (i = 1; i <= nfail; i++)
 		printf("%s: FAILED %s\n", name, failures[i])
 	for (i = 1; i <= nsplats && i <= 20; i++)
@@ -105,6 +122,7 @@ END {
 		problem(sprintf("%d kernel warning/BUG line(s) in the console log", nsplats))
 	for (i = 1; i <= nproblems; i++)
 		printf("%s: ERROR: %s\n", name, problems[i])
-	printf("%s: %d passed, %d failed, %d skipped\n", name, passed, failed, skipped)
+	# each problem is one failure: a run that broke never reads "0 failed"
+	printf("%s: %d passed, %d failed, %d skipped\n", name, passed, failed + nproblems, skipped)
 	exit (failed || nproblems) ? 1 : 0
 }

@@ -2,6 +2,9 @@
 # Shared helpers for the scripts in this directory. Source it; do not run it.
 
 set -eu
+# A pipeline fails when any command in it fails, not only the last: several
+# feed decisions (build-kernel.sh's stamp, the series hash).
+set -o pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything big lives outside the repository, under one cache directory.
@@ -28,17 +31,41 @@ log() { printf '==> %s\n' "$*" >&2; }
 warn() { printf 'WARNING: %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
-# now: seconds since the epoch, for phase timings
-now() { date +%s; }
+# now: seconds since the epoch (to the millisecond), for phase timings.
+# They are the host's wall clock: CLOCK_REALTIME through date(1).
+now() { date +%s.%N | cut -c1-14; }
+# seconds_since START: elapsed seconds, one decimal
+seconds_since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf("%.1f", e - s) }'; }
 phase_end() { # phase_end NAME START
-	printf '==> %s took %ss\n' "$1" "$(($(now) - $2))" >&2
+	printf '==> %s took %ss\n' "$1" "$(seconds_since "$2")" >&2
 }
 
-# need CMD:PACKAGE ...: install the Debian packages that provide missing
-# commands (as root), or print the exact apt-get line (as anyone else).
-need() {
+# The Debian packages the scripts use, the one list: COMMAND-or-PATH:PACKAGE.
+# Top-level scripts (make check, run, bench, check-series, kernel,
+# initramfs, shell; scripts/deps.sh) install what is missing once, before
+# anything runs in parallel; the others only check (check_deps).
+XATTRNS_DEPS="
+make:make gcc:gcc /usr/include/stdio.h:libc6-dev flex:flex bison:bison bc:bc
+git:git ccache:ccache cpio:cpio xz:xz-utils gzip:gzip perl:perl rsync:rsync
+flock:util-linux /usr/include/libelf.h:libelf-dev
+/usr/include/openssl/ssl.h:libssl-dev
+/usr/share/doc/linux-source-6.12:linux-source-6.12
+sparse:sparse /usr/lib/python3/dist-packages/ply:python3-ply
+/usr/lib/python3/dist-packages/git:python3-git
+qemu-system-x86_64:qemu-system-x86 mkfs.ext4:e2fsprogs mkfs.xfs:xfsprogs
+mkfs.btrfs:btrfs-progs mkfs.jfs:jfsutils mkfs.f2fs:f2fs-tools timeout:coreutils
+/bin/busybox:busybox-static /usr/bin/setfattr:attr /usr/bin/getfattr:attr
+/usr/bin/unshare:util-linux /usr/bin/nsenter:util-linux /usr/bin/strace:strace
+/usr/lib/qemu/virtiofsd:qemu-system-common
+/usr/bin/tar:tar /usr/bin/bsdtar:libarchive-tools /usr/bin/mksquashfs:squashfs-tools
+"
+# How long apt-get waits for another package manager's dpkg lock.
+APT_LOCK_TIMEOUT=${APT_LOCK_TIMEOUT:-600}
+
+# deps_missing: the packages of XATTRNS_DEPS whose command or file is absent.
+deps_missing() {
 	local missing="" item cmd pkg
-	for item in "$@"; do
+	for item in $XATTRNS_DEPS; do
 		cmd=${item%%:*}
 		pkg=${item#*:}
 		case $cmd in
@@ -47,29 +74,40 @@ need() {
 		esac
 		case " $missing " in *" $pkg "*) ;; *) missing="$missing $pkg" ;; esac
 	done
-	[ -z "$missing" ] && return 0
-	if [ "$(id -u)" != 0 ]; then
-		die "missing packages; run: sudo apt-get install -y$missing"
-	fi
-	log "installing:$missing"
-	# An old or empty package list makes apt-get install fail: update once.
-	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends $missing >/dev/null 2>&1; then
-		apt-get update -qq >/dev/null
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			--no-install-recommends $missing >/dev/null ||
-			die "apt-get install$missing failed"
-	fi
+	echo "${missing# }"
 }
 
-# Tools every kernel build needs.
-need_build_tools() {
-	need make:make gcc:gcc flex:flex bison:bison bc:bc git:git \
-		ccache:ccache cpio:cpio xz:xz-utils perl:perl rsync:rsync \
-		/usr/include/libelf.h:libelf-dev \
-		/usr/include/openssl/ssl.h:libssl-dev \
-		/usr/share/doc/linux-source-6.12:linux-source-6.12 \
-		flock:util-linux
+# check_deps: die, naming the packages, when any is missing. For the
+# scripts that may run in parallel (boot.sh): they never install.
+check_deps() {
+	local missing
+	missing=$(deps_missing)
+	[ -z "$missing" ] ||
+		die "missing packages: $missing. Install them with: make deps (as root), or: sudo apt-get install -y $missing"
+}
+
+# install_deps: install the missing packages (as root, waiting up to
+# APT_LOCK_TIMEOUT seconds for the dpkg lock), or print the exact
+# apt-get line (as anyone else). Call once, before anything runs in parallel.
+install_deps() {
+	local missing apt
+	missing=$(deps_missing)
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		die "missing packages; run: sudo apt-get install -y $missing"
+	fi
+	log "installing: $missing (waits up to ${APT_LOCK_TIMEOUT}s for the dpkg lock)"
+	apt="apt-get -o DPkg::Lock::Timeout=$APT_LOCK_TIMEOUT -y -qq"
+	# An old or empty package list makes apt-get install fail: update once.
+	# shellcheck disable=SC2086
+	if ! DEBIAN_FRONTEND=noninteractive $apt install --no-install-recommends \
+		$missing >/dev/null 2>&1; then
+		$apt update >/dev/null || die "apt-get update failed"
+		DEBIAN_FRONTEND=noninteractive $apt install --no-install-recommends \
+			$missing >/dev/null || die "apt-get install $missing failed"
+	fi
+	missing=$(deps_missing)
+	[ -z "$missing" ] || die "still missing after apt-get install: $missing"
 }
 
 # lock: serialise writers of the cache (two runs at once must not share a
@@ -107,14 +145,166 @@ frags_of() {
 	echo "$REPO/scripts/kernel.config"
 	[ "$1" != debug ] || echo "$REPO/scripts/kernel-debug.config"
 }
-# Prepare the trees, build both kernels and the initramfs (each step only
-# when its inputs changed), under the lock.
+# The kernels in the order they are built (stock first: the patched tree's
+# build reuses its ccache entries). The debug kernel needs the patched one:
+# the initramfs is built against the patched tree's headers.
+kernels_to_build() { # kernels_to_build KERNEL...
+	local k out=""
+	for k in stock patched debug; do
+		case " $* " in
+		*" $k "*) out="$out $k" ;;
+		*) [ "$k" = patched ] && case " $* " in *" debug "*) out="$out $k" ;; esac ;;
+		esac
+	done
+	echo "${out# }"
+}
+
+# build_all [--kernels-only] [KERNEL...]: prepare the trees, build the
+# kernels (default: stock and patched) and the initramfs, each step only
+# when its inputs changed, under the lock. Returns non-zero at the first
+# step that fails (also where set -e does not apply, as in "build_all || ...").
 build_all() {
+	local k initramfs=1
+	if [ "${1:-}" = --kernels-only ]; then
+		initramfs=0
+		shift
+	fi
 	lock
-	"$REPO/scripts/prepare-tree.sh"
-	"$REPO/scripts/build-kernel.sh" stock
-	"$REPO/scripts/build-kernel.sh" patched
-	"$REPO/scripts/mkinitramfs.sh"
+	"$REPO/scripts/prepare-tree.sh" || return
+	# the initramfs is built against the patched tree's headers
+	[ "$initramfs" = 0 ] || set -- "${@:-stock}" patched
+	for k in $(kernels_to_build "${@:-stock patched}"); do
+		"$REPO/scripts/build-kernel.sh" "$k" || return
+	done
+	[ "$initramfs" = 0 ] || "$REPO/scripts/mkinitramfs.sh" || return
+	measure_host_tsc
+}
+
+# measure_host_tsc: the host's TSC rate (tools/tsc-khz) into $OUT/tsc-khz,
+# which boot.sh gives TCG guests as tsc_early_khz (design/clocks.md); the
+# file is left empty when the host's TSC is no clock.
+measure_host_tsc() {
+	mkdir -p "$OUT"
+	gcc -O2 -Wall -Werror -o "$OUT/tsc_khz" "$REPO/tools/tsc-khz/tsc_khz.c" ||
+		die "tools/tsc-khz does not build"
+	"$OUT/tsc_khz" >"$OUT/tsc-khz" || : >"$OUT/tsc-khz"
+}
+
+# The series: the patch files patches/series names, in order (blank lines
+# and lines starting with # skipped).
+SERIES=$REPO/patches/series
+series_patches() {
+	[ -f "$SERIES" ] || return 0
+	awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$SERIES"
+}
+# The selftests of each series, from selftests/filesystems/xattr (the one
+# source): series A's test user.* on special files, series B's the rest; A's
+# Makefile and .gitignore name A's programs only (export-patches.sh,
+# static-checks.sh).
+SELFTESTS=$REPO/selftests/filesystems/xattr
+selftest_files() { # SERIES
+	case $1 in
+	A) echo ".gitignore Makefile config settings xattr_util.h user_special_test.c" ;;
+	B) echo ".gitignore Makefile trusted_userns_test.c trusted_boundary_test.c xattr_fuzz_test.c" ;;
+	*) die "no series $1" ;;
+	esac
+}
+selftest_file() { # SERIES FILE: the file as the series has it
+	case $1:$2 in
+	A:Makefile | A:.gitignore)
+		grep -v -E 'trusted_userns_test|trusted_boundary_test|xattr_fuzz_test' "$SELFTESTS/$2" ;;
+	*) cat "$SELFTESTS/$2" ;;
+	esac
+}
+
+# The kernel tree's own edits, selftests left out: mkinitramfs.sh copies
+# this repository's selftests/ over the tree's (the one source), which is
+# no edit of the kernel (build-kernel.sh's stamp, prepare-tree.sh, make
+# export).
+KTREE_PATHS=". :(exclude)tools/testing/selftests/filesystems/xattr"
+tree_dirty() { # TREE: print the tree's uncommitted edits
+	# shellcheck disable=SC2086
+	git -C "$1" status --porcelain --untracked-files=no -- $KTREE_PATHS
+}
+
+# checkpatch.pl's options: --strict, but the packaged tree holds no git
+# history, so a Fixes: tag's commit cannot be looked up in it.
+CHECKPATCH_OPTS="--strict --ignore UNKNOWN_COMMIT_ID"
+
+# checkpatch_patch TREE PATCH: checkpatch.pl --strict on one patch (give
+# an absolute path: run here on a relative one, checkpatch.pl misreads the
+# patch's blank context lines as added trailing whitespace),
+# with Debian's python first (spdxcheck.py wants ply). A patch that only
+# adds selftests (and their MAINTAINERS line) is held to the same rules but for the kselftest_harness
+# idioms every harness test uses: macros that generate TEST_F()s and
+# FIXTURE_VARIANT_ADD()s (COMPLEX_MACRO, MULTISTATEMENT_MACRO_USE_DO_WHILE,
+# MACRO_ARG_REUSE of token-pasted names) and SKIP()/ASSERT wrappers that
+# return from the test (MACRO_WITH_FLOW_CONTROL); and A's selftest patch
+# lists the new directory in MAINTAINERS, so B's, adding files to it,
+# does not need to (FILE_PATH_CHANGES).
+CHECKPATCH_SELFTEST_IGNORE="COMPLEX_MACRO,MULTISTATEMENT_MACRO_USE_DO_WHILE,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL,FILE_PATH_CHANGES"
+checkpatch_patch() { # TREE PATCH
+	local opts="$CHECKPATCH_OPTS"
+	if ! grep '^+++ b/' "$2" | grep -qv -e '^+++ b/tools/testing/selftests/' -e '^+++ b/MAINTAINERS$'; then
+		opts="$opts --ignore $CHECKPATCH_SELFTEST_IGNORE"
+	fi
+	# shellcheck disable=SC2086
+	PATH=/usr/bin:/bin:$PATH "$1/scripts/checkpatch.pl" $opts -q "$2"
+}
+
+# series_hash: a hash of what patches/series names, in order, and of each
+# patch's content: the "applied" state of the kernel tree
+# (prepare-tree.sh compares it, export-patches.sh records it).
+series_hash() {
+	local p
+	for p in $(series_patches); do
+		if [ -f "$REPO/patches/$p" ]; then
+			echo "$p"
+			cat "$REPO/patches/$p"
+		else
+			echo "missing:$p"
+		fi
+	done | sha256sum | cut -d' ' -f1
+}
+
+# vCPUs per guest (XATTRNS_CPUS overrides it). The debug kernel (make
+# check-debug, fuzz-debug; CI's make check) gets two, one host thread
+# each, so that the concurrency tests (xattr_fuzz_test's concurrent and
+# the fuzzer's parallel callers) race on two CPUs in a kernel that
+# checks locking. The others keep one: two cost make check about half
+# again (design/measurements.md), and the benchmark needs one, since
+# QEMU's icount (its primary measure) runs a single TCG thread.
+guest_cpus() { # guest_cpus KERNEL MODE
+	case $1:$2 in
+	*:bench) echo 1 ;;
+	debug:*) echo 2 ;;
+	*) echo 1 ;;
+	esac
+}
+
+# The fuzzer's budget, seconds per filesystem, per make target
+# (XATTRNS_FUZZ_SECONDS overrides it): short in make check, longer in
+# make check-debug, long in make fuzz-debug.
+fuzz_seconds_default() { # fuzz_seconds_default TARGET
+	case $1 in
+	check) echo 3 ;;
+	check-debug) echo 60 ;;
+	fuzz-debug) echo 600 ;;
+	*) die "no fuzz budget for target '$1'" ;;
+	esac
+}
+# The timeouts, derived from the budget (the fuzzer spends it twice per
+# filesystem: fuzz, then concurrent, on four filesystems):
+# test_timeout: seconds run_kselftest.sh gives each test program in the guest;
+test_timeout() { # test_timeout FUZZ_SECONDS
+	echo $((900 + 20 * $1))
+}
+# guest_timeout: seconds before the host kills a guest (XATTRNS_TIMEOUT
+# overrides it); the debug kernel is several times slower at everything.
+guest_timeout() { # guest_timeout KERNEL FUZZ_SECONDS
+	local base=600
+	[ "$1" != debug ] || base=2400
+	echo "${XATTRNS_TIMEOUT:-$((base + 12 * $2))}"
 }
 
 # boot_both MODE: boot the stock and the patched kernel in MODE at once

@@ -7,8 +7,7 @@
 
 tree=$XATTRNS_KTREE
 [ -d "$tree/_build" ] || die "build the patched kernel first (scripts/build-kernel.sh patched)"
-need /bin/busybox:busybox-static setfattr:attr unshare:util-linux \
-	strace:strace cpio:cpio gzip:gzip rsync:rsync
+check_deps
 ldd /bin/busybox >/dev/null 2>&1 && die "/bin/busybox is dynamic: install busybox-static"
 
 lock
@@ -29,7 +28,7 @@ if ! make -C "$tree/tools/testing/selftests" TARGETS=filesystems/xattr \
 	die "kselftest build failed (log: $OUT/kselftest-build.log)"
 fi
 if grep -q 'warning:' "$OUT/kselftest-build.log"; then
-	grep 'warning:' "$OUT/kselftest-build.log" | head -n 10 >&2
+	grep 'warning:' "$OUT/kselftest-build.log" | head -n 10 >&2 || true
 	die "kselftests build with warnings (log: $OUT/kselftest-build.log)"
 fi
 
@@ -56,9 +55,9 @@ copy_with_libs() {
 		cp -L "$lib" "$root$lib"
 	done
 }
-while IFS=: read -r bin pkg; do
+while read -r bin; do
 	case $bin in '' | '#'*) continue ;; esac
-	need "$bin:$pkg"
+	[ -x "$bin" ] || die "initramfs/tools.list: $bin is not installed (add its package to XATTRNS_DEPS in scripts/lib.sh)"
 	copy_with_libs "$bin"
 done <"$REPO/initramfs/tools.list"
 
@@ -67,6 +66,10 @@ log "building tools/xattrd (static)"
 make -s -C "$REPO/tools/xattrd" OUT="$OUT" "$OUT/xattrd" >>"$OUT/kselftest-build.log" 2>&1 ||
 	die "tools/xattrd does not build (log: $OUT/kselftest-build.log)"
 install -m 0755 "$OUT/xattrd" "$root/usr/bin/xattrd"
+log "building tools/vhostfs (static)"
+make -s -C "$REPO/tools/vhostfs" OUT="$OUT" "$OUT/vhostfs" >>"$OUT/kselftest-build.log" 2>&1 ||
+	die "tools/vhostfs does not build (log: $OUT/kselftest-build.log)"
+install -m 0755 "$OUT/vhostfs" "$root/usr/bin/vhostfs"
 gcc -O2 -Wall -Werror -static -o "$OUT/xattr_bench" "$REPO/tools/xattr-bench/xattr_bench.c" \
 	>>"$OUT/kselftest-build.log" 2>&1 ||
 	die "tools/xattr-bench does not build (log: $OUT/kselftest-build.log)"

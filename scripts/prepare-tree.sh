@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 lock
-need_build_tools
+check_deps
 mkdir -p "$XATTRNS_CACHE"
 
 pkgver=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) ||
@@ -72,18 +72,7 @@ if [ ! -e "$STOCK_TREE/.git" ]; then
 	git worktree add -q --detach "$STOCK_TREE" pristine
 fi
 
-# A hash of what patches/series names, in order.
-series=$REPO/patches/series
-series_hash() {
-	{
-		[ -f "$series" ] || exit 0
-		grep -v '^[[:space:]]*\(#\|$\)' "$series" | while read -r p; do
-			[ -f "$REPO/patches/$p" ] || { echo "missing:$p"; continue; }
-			echo "$p"
-			cat "$REPO/patches/$p"
-		done
-	} | sha256sum | cut -d' ' -f1
-}
+# What was applied: series_hash (lib.sh) and the commit it gave.
 state=$XATTRNS_KTREE/.git/xattrns-applied
 want=$(series_hash)
 have_hash=$(sed -n 1p "$state" 2>/dev/null || true)
@@ -104,25 +93,38 @@ if [ "$branch" = patched ] && [ -n "$have_head" ] && [ "$head" != "$have_head" ]
 	die "patches/ changed, and the kernel tree has commits made since the series was last applied.
        Export them first (make export), or discard them: XATTRNS_RESET=1 make ..."
 fi
-if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+if [ -n "$(tree_dirty .)" ]; then
 	[ -n "${XATTRNS_RESET:-}" ] ||
 		die "patches/ changed, and $XATTRNS_KTREE has uncommitted edits; commit and export them, or XATTRNS_RESET=1"
 	git reset -q --hard
 fi
-git am --abort >/dev/null 2>&1 || true
-git checkout -q -B patched pristine
+# Apply the series in a scratch worktree, then move the tree to the result:
+# only the files that differ are rewritten, so a change of the selftest
+# patches alone rebuilds no kernel object.
+scratch=$XATTRNS_CACHE/linux-apply
+git worktree remove --force "$scratch" >/dev/null 2>&1 || rm -rf "$scratch"
+git worktree prune
+git worktree add -q --detach "$scratch" pristine
 count=0
-if [ -f "$series" ]; then
-	for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$series"); do
-		[ -f "$REPO/patches/$p" ] || die "patches/series names $p, which does not exist"
-		if ! git am -q --keep-cr "$REPO/patches/$p" >"$XATTRNS_CACHE/am.log" 2>&1; then
-			sed 's/^/    /' "$XATTRNS_CACHE/am.log" >&2
-			git am --abort >/dev/null 2>&1 || true
-			rm -f "$state"
-			die "patch patches/$p does not apply to $treever"
-		fi
-		count=$((count + 1))
-	done
-fi
+series_a=""
+for p in $(series_patches); do
+	[ -f "$REPO/patches/$p" ] || die "patches/series names $p, which does not exist"
+	# series A ends where series B begins (make export needs the tag)
+	case $p in B/*) [ -n "$series_a" ] || series_a=$(git -C "$scratch" rev-parse HEAD) ;; esac
+	if ! git -C "$scratch" am -q --keep-cr "$REPO/patches/$p" >"$XATTRNS_CACHE/am.log" 2>&1; then
+		sed 's/^/    /' "$XATTRNS_CACHE/am.log" >&2
+		git -C "$scratch" am --abort >/dev/null 2>&1 || true
+		rm -f "$state"
+		die "patch patches/$p does not apply to $treever"
+	fi
+	count=$((count + 1))
+done
+new=$(git -C "$scratch" rev-parse HEAD)
+git worktree remove --force "$scratch"
+git am --abort >/dev/null 2>&1 || true
+# the selftests there are mkinitramfs.sh's copy of the repository's
+git checkout -q -- tools/testing/selftests/filesystems/xattr 2>/dev/null || true
+git checkout -q -B patched "$new"
+git tag -f series-a "${series_a:-$new}" >/dev/null
 printf '%s\n%s\n' "$want" "$(git rev-parse HEAD)" >"$state"
 log "patched tree: $count patch(es) from patches/series applied on $treever"

@@ -1,12 +1,20 @@
 #!/bin/bash
 # render-comparison.sh STOCK_LOG PATCHED_LOG: design/comparison.md, on
-# standard output, from the CELL lines of the two guests' consoles.
+# standard output, from the CELL lines (tools/xattrd) and VCELL lines
+# (tools/vhostfs, the real virtiofsd) of the two guests' consoles. Exits
+# non-zero when a cell holds no measurement (ERROR) or is missing: the
+# table is still printed, its verdict is not.
 . "$(dirname "$0")/lib.sh"
 
 [ $# = 2 ] || die "usage: render-comparison.sh console-stock.log console-patched.log"
 for f in "$@"; do
+	[ -f "$f" ] || die "no console log $f (did the guest run?)"
 	grep -q '^CELL|' "$f" || die "$f holds no comparison (no CELL lines)"
 done
 srcver=$(cat "$XATTRNS_CACHE/linux-source.version" 2>/dev/null || echo unknown)
+rc=0
 awk -v srcver="$srcver" -v stamp="$(date -u '+%Y-%m-%d %H:%M UTC')" \
-	-f "$REPO/scripts/compare.awk" "$1" "$2"
+	-f "$REPO/scripts/compare.awk" "$1" "$2" || rc=$?
+# the same designs through the real virtiofsd (tools/vhostfs)
+awk -v mode=render -f "$REPO/scripts/clients.awk" "$1" "$2" || rc=$?
+exit $rc

@@ -5,55 +5,90 @@
 # checkout), and W=1 + sparse on the .c files the series touches, in the
 # patched build, with no warning that the same file in the stock build
 # does not have. (make check-series builds each patch on its own.)
+# Prints KTAP on standard output (one result per check, the plan last),
+# the details of a failure on standard error; exits non-zero on any failure.
 . "$(dirname "$0")/lib.sh"
 
-need sparse:sparse /usr/lib/python3/dist-packages/ply:python3-ply \
-	/usr/lib/python3/dist-packages/git:python3-git
+check_deps
 lock
 start=$(now)
-series=$(grep -v '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" || true)
-[ -n "$series" ] || { log "static checks: no patches"; exit 0; }
-fail=0
+series=$(series_patches)
+fail=0 n=0
+echo "TAP version 13"
+result() { # result OK|FAIL DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = OK ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		fail=1
+	fi
+}
 
 for p in $series; do
-	if ! "$XATTRNS_KTREE/scripts/checkpatch.pl" --strict -q "$REPO/patches/$p" \
-		>"$OUT/checkpatch.log" 2>&1; then
+	if checkpatch_patch "$XATTRNS_KTREE" "$REPO/patches/$p" >"$OUT/checkpatch.log" 2>&1; then
+		result OK "checkpatch --strict $p"
+	else
 		sed 's/^/    /' "$OUT/checkpatch.log" >&2
-		warn "checkpatch --strict: $p"
-		fail=1
+		result FAIL "checkpatch --strict $p"
 	fi
 done
 
-idx=$(mktemp "$OUT/index.XXXXXX")
-trap 'rm -f "$idx"' EXIT
-GIT_INDEX_FILE=$idx git -C "$XATTRNS_KTREE" read-tree pristine
-for p in $series; do
-	if ! GIT_INDEX_FILE=$idx git -C "$XATTRNS_KTREE" apply --cached "$REPO/patches/$p" 2>"$OUT/apply.log"; then
-		sed 's/^/    /' "$OUT/apply.log" >&2
-		warn "$p does not apply to the pristine tree after the patches before it"
-		fail=1
-		break
-	fi
-done
+if [ -n "$series" ]; then
+	idx=$(mktemp "$OUT/index.XXXXXX")
+	trap 'rm -f "$idx"' EXIT
+	GIT_INDEX_FILE=$idx git -C "$XATTRNS_KTREE" read-tree pristine
+	applied=OK
+	# selftests_match SERIES: the tests in the index are this repository's
+	# (selftests/, the one source), as series SERIES has them
+	selftests_match() {
+		local f want have ok=OK
+		for f in $(selftest_files "$1"); do
+			want=$(selftest_file "$1" "$f" | git hash-object --stdin)
+			have=$(GIT_INDEX_FILE=$idx git -C "$XATTRNS_KTREE" ls-files -s \
+				"tools/testing/selftests/filesystems/xattr/$f" | cut -d' ' -f2)
+			if [ "$want" != "$have" ]; then
+				warn "patches/$1: its selftest patch does not hold selftests/filesystems/xattr/$f as it is (make export)"
+				ok=FAIL
+			fi
+		done
+		result $ok "series $1's selftest patch holds this repository's selftests"
+	}
+	prev=A
+	for p in $series; do
+		case $p in B/*) [ "$prev" = B ] || selftests_match A; prev=B ;; esac
+		if ! GIT_INDEX_FILE=$idx git -C "$XATTRNS_KTREE" apply --cached "$REPO/patches/$p" 2>"$OUT/apply.log"; then
+			sed 's/^/    /' "$OUT/apply.log" >&2
+			warn "$p does not apply to the pristine tree after the patches before it"
+			applied=FAIL
+			break
+		fi
+	done
+	result $applied "the series applies in order to the pristine tree"
+	[ $applied = FAIL ] || selftests_match B
+fi
 
-# W=1 and sparse on the touched files that this config builds
-files=$(cat $(for p in $series; do echo "$REPO/patches/$p"; done) |
+# W=1 and sparse on the touched files that this config builds. A compiler
+# error is a warning line too, so it shows as new.
+files=$(for p in $series; do cat "$REPO/patches/$p"; done |
 	sed -n 's|^+++ b/\(.*\.c\)$|\1|p' | sort -u)
 w1() { # tree object
 	rm -f "$1/_build/$2"
-	make -C "$1" O=_build CC="ccache gcc" -s W=1 C=1 "$2" 2>&1 |
-		grep -E 'warning|error' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort || true
+	{ make -C "$1" O=_build CC="ccache gcc" -s W=1 C=1 "$2" 2>&1 || true; } |
+		{ grep -E 'warning|error' || true; } | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort
 }
 for f in $files; do
 	o=${f%.c}.o
 	[ -f "$XATTRNS_KTREE/_build/$o" ] || continue
 	new=$(comm -13 <(w1 "$STOCK_TREE" "$o") <(w1 "$XATTRNS_KTREE" "$o"))
-	if [ -n "$new" ]; then
+	if [ -z "$new" ]; then
+		result OK "W=1 and sparse: no new warning in $f"
+	else
 		echo "$new" | sed 's/^/    /' >&2
-		warn "new W=1/sparse warnings in $f"
-		fail=1
+		result FAIL "W=1 and sparse: no new warning in $f"
 	fi
 done
+echo "1..$n"
 phase_end "static checks" "$start"
 [ "$fail" = 0 ] || die "static checks failed"
 log "static checks: $(echo $series | wc -w) patches checkpatch-clean, applying in order, no new W=1/sparse warnings"

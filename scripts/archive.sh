@@ -1,0 +1,56 @@
+#!/bin/bash
+# archive.sh: make archive. Round trips of user.* and trusted.* xattrs on
+# every file type through Debian's tar, bsdtar, cp -a, rsync -aX and
+# mksquashfs/unsquashfs (tools/xattr-archive), on the stock and the patched
+# kernel, with the switches 0 and 1. The guests boot the usual initramfs
+# with a second one appended that holds the tools of
+# initramfs/archive-tools.list; each prints KTAP, tallied per kernel.
+. "$(dirname "$0")/lib.sh"
+
+total_start=$(now)
+install_deps
+build_all
+
+lock
+t=$(now)
+root=$OUT/initramfs-archive.d
+rm -rf "$root"
+mkdir -p "$root/usr/bin"
+while IFS=: read -r bin pkg; do
+	case $bin in '' | '#'*) continue ;; esac
+	[ -x "$bin" ] || die "initramfs/archive-tools.list: $bin ($pkg) is not installed (add it to XATTRNS_DEPS in scripts/lib.sh)"
+	# the binary and the libraries ldd names (the loader among them)
+	for f in "$bin" $(ldd "$bin" | grep -o '/[^ ]*'); do
+		[ -e "$root$f" ] && continue
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f"
+	done
+done <"$REPO/initramfs/archive-tools.list"
+gcc -O2 -Wall -Werror -static -o "$root/usr/bin/xattr_archive" \
+	"$REPO/tools/xattr-archive/xattr_archive.c" ||
+	die "tools/xattr-archive does not build"
+# the kernel unpacks concatenated archives one after the other
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$OUT/archive-extra.cpio.gz"
+cat "$OUT/initramfs.cpio.gz" "$OUT/archive-extra.cpio.gz" >"$OUT/initramfs-archive.cpio.gz"
+log "archive initramfs: $OUT/initramfs-archive.cpio.gz ($(du -h "$OUT/initramfs-archive.cpio.gz" | cut -f1))"
+phase_end "archive initramfs" "$t"
+
+t=$(now)
+pids=""
+for k in stock patched; do
+	XATTRNS_INITRD=$OUT/initramfs-archive.cpio.gz XATTRNS_LOG_SUFFIX=-archive \
+		"$REPO/scripts/boot.sh" "$k" archive >"$OUT/result-archive-$k.txt" &
+	pids="$pids $!"
+done
+rc=0
+for p in $pids; do
+	wait "$p" || rc=1
+done
+phase_end "guest runs" "$t"
+for k in stock patched; do
+	# the failing round trips, then the tally
+	sed -n 's/\r$//; /^not ok /p' "$OUT/console-$k-archive.log"
+	cat "$OUT/result-archive-$k.txt"
+done
+phase_end "make archive" "$total_start"
+[ "$rc" = 0 ] || die "archive round trips failed (consoles: $OUT/console-*-archive.log)"

@@ -1,0 +1,306 @@
+#!/bin/bash
+# check-harness.sh: the harness's own tests (make check-harness; the first
+# step of make check). Feeds the KTAP parser (ktap.awk), the tally
+# (tally.awk), the comparison's renderer (compare.awk) and the benchmark's
+# (bench.awk) synthetic logs: a clean run must pass with the exact counts,
+# and every way a run can break must fail, with a non-zero exit status and
+# at least one failure counted. No kernel, no QEMU, a second or two.
+# Prints KTAP and "harness: N passed, N failed, 0 skipped"; exits non-zero
+# when any case fails.
+. "$(dirname "$0")/lib.sh"
+
+S=$REPO/scripts
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+echo "TAP version 13"
+result() { # result 0|1 DESCRIPTION [DETAIL...]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		shift 2
+		for d in "$@"; do echo "# $d"; done
+		sed 's/^/#   | /' "$tmp/out"
+		failed=$((failed + 1))
+	fi
+}
+# the number of failures on the summary line of ktap.awk or tally.awk
+failures_counted() {
+	sed -n 's/^\([^ ]*: \)\{0,1\}[0-9]* passed, \([0-9]*\) failed, [0-9]* skipped$/\2/p' "$tmp/out" | tail -n 1
+}
+# passes DESCRIPTION SUMMARY CMD...: CMD exits 0 and its last line is SUMMARY
+passes() {
+	local desc=$1 want=$2 rc=0
+	shift 2
+	"$@" >"$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
+		result 1 "$desc" "exit status $rc, want 0"
+	elif [ "$(tail -n 1 "$tmp/out")" != "$want" ]; then
+		result 1 "$desc" "last line: $(tail -n 1 "$tmp/out")" "want:      $want"
+	else
+		result 0 "$desc"
+	fi
+}
+# fails DESCRIPTION CMD...: CMD exits non-zero, and when it prints a
+# summary, the summary counts at least one failure
+fails() {
+	local desc=$1 rc=0 f
+	shift
+	"$@" >"$tmp/out" 2>&1 || rc=$?
+	f=$(failures_counted)
+	if [ "$rc" = 0 ]; then
+		result 1 "$desc" "exit status 0, want non-zero"
+	elif [ -n "$f" ] && [ "$f" = 0 ]; then
+		result 1 "$desc" "exit status $rc, but the summary counts 0 failed"
+	else
+		result 0 "$desc"
+	fi
+}
+guest() { awk -v name=guest -f "$S/ktap.awk" "$@"; }
+host() { awk -v name=host -v guest=0 -f "$S/ktap.awk" "$@"; }
+
+# ---- logs ----
+
+# A guest console of a clean run: two programs, one subtest skipped, the
+# comparison, the dmesg dump, the end marker.
+clean_log() {
+	cat <<'EOF'
+[    0.000000] Linux version 6.12.0 (test)
+XATTRNS-BEGIN 6.12.0
+XATTRNS-GUEST cpus_online=0-1 nproc=2 clocksource=tsc available=tsc,refined-jiffies,jiffies
+TAP version 13
+1..2
+# timeout set to 960
+# selftests: filesystems/xattr: a_test
+# TAP version 13
+# 1..2
+# # Starting 2 tests from 1 test cases.
+# ok 1 a.tmpfs.one
+# ok 2 a.ext4.two # SKIP no ext4 device
+# # Totals: pass:1 fail:0 xfail:0 xpass:0 skip:1 error:0
+ok 1 selftests: filesystems/xattr: a_test
+# selftests: filesystems/xattr: b_test
+# TAP version 13
+# 1..1
+# ok 1 b.one
+ok 2 selftests: filesystems/xattr: b_test
+XATTRNS-COMPARE-BEGIN
+CELL|stock|set file|ok
+XATTRNS-COMPARE-END rc=0
+XATTRNS-DMESG-BEGIN
+[    0.000000] Linux version 6.12.0 (test)
+[    1.000000] clocksource: Switched to clocksource tsc
+XATTRNS-DMESG-END
+XATTRNS-END rc=0
+EOF
+}
+clean_log >"$tmp/clean.log"
+# the clean log with one line changed (sed expression) or added before the
+# end marker
+variant() { sed "$1" "$tmp/clean.log"; }
+with_line() { sed "/^XATTRNS-DMESG-BEGIN/i\\
+$1" "$tmp/clean.log"; }
+
+# host unit tests (kselftest harness on the host)
+host_log() {
+	cat <<'EOF'
+TAP version 13
+1..3
+# Starting 3 tests from 1 test cases.
+#  RUN           global.parse ...
+#            OK  global.parse
+ok 1 global.parse
+#  RUN           global.map ...
+#            OK  global.map
+ok 2 global.map
+ok 3 global.skip # SKIP not here
+# PASSED: 3 / 3 tests passed.
+# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:1 error:0
+EOF
+}
+
+# ---- ktap.awk ----
+
+passes "a clean guest log passes with its exact counts" \
+	"guest: 2 passed, 0 failed, 1 skipped" guest "$tmp/clean.log"
+host_log >"$tmp/host.log"
+passes "a clean host log passes with its exact counts" \
+	"host: 2 passed, 0 failed, 1 skipped" host "$tmp/host.log"
+
+host_log | sed 's/^ok 2 global.map$/not ok 2 global.map/' >"$tmp/host-fail.log"
+fails "a failing host test fails the host tier" host "$tmp/host-fail.log"
+cat >"$tmp/host-build.log" <<'EOF'
+xattrmap_test.c:12:1: error: expected ';' before '}' token
+make: *** [Makefile:19: ./xattrmap_test] Error 1
+EOF
+fails "a host build error (no KTAP at all) fails the host tier" host "$tmp/host-build.log"
+host_log | sed '/^1\.\.3$/d' >"$tmp/host-noplan.log"
+fails "a host log without its plan fails" host "$tmp/host-noplan.log"
+host_log | sed '/^ok 3 /d' >"$tmp/host-short.log"
+fails "a host log with fewer results than its plan fails" host "$tmp/host-short.log"
+
+variant '/^1\.\.2$/d' >"$tmp/noplan.log"
+fails "a guest log without the top-level plan fails" guest "$tmp/noplan.log"
+: >"$tmp/empty.log"
+fails "an empty guest console fails" guest "$tmp/empty.log"
+sed '/^# selftests: filesystems\/xattr: b_test$/,$d' "$tmp/clean.log" >"$tmp/died.log"
+fails "a guest that dies after its first program (short plan, no end marker) fails" \
+	guest "$tmp/died.log"
+sed '/^# ok 2 a.ext4.two/,$d' "$tmp/clean.log" >"$tmp/died-sub.log"
+fails "a guest that dies inside a program (short subtest plan) fails" guest "$tmp/died-sub.log"
+variant '/^XATTRNS-END rc=0$/d' >"$tmp/noend.log"
+fails "a guest log without the end marker fails" guest "$tmp/noend.log"
+variant 's/^# ok 1 b.one$/# not ok 1 b.one/' >"$tmp/subfail.log"
+fails "a failing subtest fails the guest" guest "$tmp/subfail.log"
+variant 's/^ok 2 selftests: filesystems\/xattr: b_test$/not ok 2 selftests: filesystems\/xattr: b_test/' \
+	>"$tmp/progfail.log"
+fails "a program that fails after all its subtests passed (a crash, a leak) fails" \
+	guest "$tmp/progfail.log"
+variant 's/^ok 2 selftests: filesystems\/xattr: b_test$/not ok 2 selftests: filesystems\/xattr: b_test # TIMEOUT 960 seconds/' \
+	>"$tmp/progtimeout.log"
+fails "a program killed by the kselftest timeout fails" guest "$tmp/progtimeout.log"
+with_line "XATTRNS-TIMEOUT after 600s" >"$tmp/timeout.log"
+fails "the host's timeout marker (guest killed) fails" guest "$tmp/timeout.log"
+variant 's/^XATTRNS-COMPARE-END rc=0$/XATTRNS-COMPARE-END rc=1/' >"$tmp/comparefail.log"
+fails "a comparison that fails in the guest (rc=1) fails" guest "$tmp/comparefail.log"
+variant '/^XATTRNS-COMPARE-END/d' >"$tmp/nocompare.log"
+fails "a compare-mode log without XATTRNS-COMPARE-END fails" \
+	awk -v name=guest -v ktap=0 -v marker=COMPARE -f "$S/ktap.awk" "$tmp/nocompare.log"
+grep -v -e "^ok " -e "^not ok " -e "^1\\.\\." -e "^# " "$tmp/clean.log" >"$tmp/compare-mode.log"
+passes "a compare-mode log with XATTRNS-COMPARE-END rc=0 passes" \
+	"guest: 0 passed, 0 failed, 0 skipped" \
+	awk -v name=guest -v ktap=0 -v marker=COMPARE -f "$S/ktap.awk" "$tmp/compare-mode.log"
+i=0
+for splat in \
+	"WARNING: CPU: 0 PID: 123 at fs/xattr.c:321 vfs_setxattr+0x12/0x34" \
+	"BUG: kernel NULL pointer dereference, address: 0000000000000008" \
+	"BUG: KASAN: slab-out-of-bounds in simple_xattr_set+0x1/0x2" \
+	"UBSAN: shift-out-of-bounds in fs/xattr.c:42:10" \
+	"KFENCE: use-after-free read in xattr_list" \
+	"Oops: general protection fault, probably for non-canonical address" \
+	"kernel BUG at fs/xattr.c:99!" \
+	"Kernel panic - not syncing: Fatal exception" \
+	"WARNING: possible circular locking dependency detected" \
+	"WARNING: suspicious RCU usage" \
+	"kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)" \
+	"unreferenced object 0xffff888003e1c000 (size 64):" \
+	"INFO: task xattr_fuzz_test:77 blocked for more than 120 seconds." \
+	"Call Trace:"; do
+	i=$((i + 1))
+	with_line "[   12.345678] $splat" >"$tmp/splat$i.log"
+	fails "a kernel splat on the console fails a passing run: $splat" guest "$tmp/splat$i.log"
+done
+sed '/^XATTRNS-DMESG-END/i\
+[   12.345678] BUG: sleeping function called from invalid context at mm/slab.c:1' \
+	"$tmp/clean.log" >"$tmp/splat-dmesg.log"
+fails "a kernel splat only in the dmesg dump fails a passing run" guest "$tmp/splat-dmesg.log"
+
+# ---- tally.awk ----
+
+tier() { # tier FILE SUMMARY RC: a result file as check.sh writes it
+	{
+		[ -z "$2" ] || echo "$2"
+		[ -z "$3" ] || echo "XATTRNS-RC $(basename "$1" .txt | sed 's/^result-//')=$3"
+	} >"$1"
+}
+tally() { awk -f "$S/tally.awk" "$@"; }
+tier "$tmp/result-host.txt" "host: 9 passed, 0 failed, 0 skipped" 0
+tier "$tmp/result-stock.txt" "stock: 168 passed, 0 failed, 225 skipped" 0
+tier "$tmp/result-comparison.txt" "comparison: 1 passed, 0 failed, 0 skipped" 0
+passes "the tally of clean tiers passes and adds them up" \
+	"178 passed, 0 failed, 225 skipped" \
+	tally "$tmp/result-host.txt" "$tmp/result-stock.txt" "$tmp/result-comparison.txt"
+tier "$tmp/result-bad.txt" "host: 0 passed, 0 failed, 0 skipped" 2
+fails "a tier that exited non-zero but counted 0 failed fails the tally" \
+	tally "$tmp/result-host.txt" "$tmp/result-bad.txt"
+tier "$tmp/result-nosum.txt" "" 1
+fails "a tier without a summary line (it died) fails the tally" \
+	tally "$tmp/result-host.txt" "$tmp/result-nosum.txt"
+tier "$tmp/result-norc.txt" "patched: 5 passed, 0 failed, 0 skipped" ""
+fails "a tier without a recorded exit status fails the tally" \
+	tally "$tmp/result-host.txt" "$tmp/result-norc.txt"
+tier "$tmp/result-two.txt" "patched: 5 passed, 2 failed, 0 skipped" 1
+passes "a tier with 2 failures counts exactly 2 (and the tally exits non-zero)" \
+	"14 passed, 2 failed, 0 skipped" \
+	sh -c "! awk -f '$S/tally.awk' '$tmp/result-host.txt' '$tmp/result-two.txt'"
+fails "a tally of no result files fails" tally /dev/null
+guest "$tmp/died.log" >"$tmp/result-died.txt" || true
+echo "XATTRNS-RC died=1" >>"$tmp/result-died.txt"
+fails "ktap.awk's summary of a dead guest, tallied, fails the total" \
+	tally "$tmp/result-host.txt" "$tmp/result-died.txt"
+
+# ---- compare.awk: a broken measurement is never "stopped" ----
+
+compare_log() { # compare_log DESIGN...: CELL lines of a complete run
+	local d
+	echo "XATTRNS-BEGIN 6.12.0"
+	for d in "$@"; do
+		echo "DESIGN|$d|$d title"
+		echo "CELL|$d|daemon|real root (CAP_SYS_ADMIN)"
+		echo "CELL|$d|switch|-"
+		echo "CELL|$d|set file|ok"
+		echo "CELL|$d|set symlink|ok"
+		echo "CELL|$d|host sees on file|\`trusted.x\`"
+		echo "CELL|$d|(a) host user tags root's device node|stopped"
+		echo "CELL|$d|(a) errno|EPERM"
+		echo "CELL|$d|(b) host user changes the guest's label|BREACH"
+		echo "CELL|$d|(b) errno|ok"
+	done
+	echo "XATTRNS-COMPARE-END rc=0"
+}
+compare_log 1.stock 3.schaufler >"$tmp/console-stock.log"
+compare_log 2.goyal 4.szeredi >"$tmp/console-patched.log"
+cmp_awk() { awk -v srcver=test -v stamp=now -f "$S/compare.awk" "$@"; }
+rc=0
+cmp_awk "$tmp/console-stock.log" "$tmp/console-patched.log" >"$tmp/out" 2>&1 || rc=$?
+result $rc "compare.awk renders a complete comparison"
+sed 's/^\(CELL|4.szeredi|(a) host user tags root.s device node|\)stopped$/\1ERROR: the attacker could not take its identity/' \
+	"$tmp/console-patched.log" >"$tmp/console-patched-error.log"
+fails "compare.awk fails on an ERROR cell" \
+	cmp_awk "$tmp/console-stock.log" "$tmp/console-patched-error.log"
+grep -v '^CELL|2.goyal|(b) ' "$tmp/console-patched.log" >"$tmp/console-patched-missing.log"
+fails "compare.awk fails when a design lacks a cell the others measured" \
+	cmp_awk "$tmp/console-stock.log" "$tmp/console-patched-missing.log"
+
+# ---- bench.awk: a figure taken on a jiffies clock is refused ----
+
+bench_log() { # bench_log CLOCKSOURCE STEP_NS MEDIAN_NS
+	echo "XATTRNS-BEGIN 6.12.0"
+	echo "XATTRNS-GUEST cpus_online=0 nproc=1 clocksource=$1 available=$1"
+	echo "BENCH-CLOCK|4000000|$2|400"
+	echo "BENCH|tmpfs|user.* regular file|get|$3|$3|$3"
+	echo "XATTRNS-BENCH-END rc=0"
+}
+bench() { # bench ICOUNT_STOCK ICOUNT_PATCHED WALL_STOCK WALL_PATCHED
+	local i=0 f
+	for f in stock-bench-icount patched-bench-icount stock-bench-wall patched-bench-wall; do
+		i=$((i + 1))
+		eval "bench_log \$$i" >"$tmp/console-$f.log"
+	done
+	awk -v stamp=now -f "$S/bench.awk" "$tmp"/console-{stock,patched}-bench-{icount,wall}.log
+}
+passes "bench.awk uses runs on a TSC clock" "| (wall) tmpfs, user.* regular file, get | 7000 | 0% | 7100 | 0% |" \
+	bench "tsc 72 4548" "tsc 72 4557" "tsc 50 7000" "tsc 50 7100"
+rc=0
+bench "tsc 72 4548" "tsc 72 4557" "refined-jiffies 4000000 10000" "tsc 50 7100" >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 2 ] && grep -q '^(wall) stock: REFUSED' "$tmp/out" &&
+	grep -q '^| (wall) tmpfs, user.\* regular file, get | - | - | 7100 | 0% |$' "$tmp/out"; then
+	result 0 "bench.awk refuses a wall-clock run on refined-jiffies (exit 2, figures not shown)"
+else
+	result 1 "bench.awk refuses a wall-clock run on refined-jiffies (exit 2, figures not shown)" "exit status $rc"
+fi
+fails "bench.awk refuses instruction counts taken on a jiffies clock" \
+	bench "jiffies 4000000 4548" "tsc 72 4557" "tsc 50 7000" "tsc 50 7100"
+rc=0
+bench "tsc 72 4548" "tsc 72 4557" "tsc 50000 7000" "tsc 50 7100" >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && grep -q '^| (wall) tmpfs, user.\* regular file, get | 7000‡ |' "$tmp/out"; then
+	result 0 "bench.awk marks a figure whose runs last fewer than 100 clock steps"
+else
+	result 1 "bench.awk marks a figure whose runs last fewer than 100 clock steps" "exit status $rc"
+fi
+
+echo "1..$n"
+echo "harness: $((n - failed)) passed, $failed failed, 0 skipped"
+[ "$failed" = 0 ]
