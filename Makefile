@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help check check-harness check-debug fuzz-debug run clients archive bench shell deps kernel initramfs export check-series clean distclean
+.PHONY: help check check-harness check-debug fuzz-debug run clients archive e2e fstests bench shell deps kernel initramfs export check-series clean distclean
 
 help:
 	@echo "make check      build both kernels (stock, patched), boot each in QEMU and run"
@@ -24,6 +24,13 @@ help:
 	@echo "make archive    user.* and trusted.* xattrs on every file type through tar,"
 	@echo "                bsdtar, cp -a, rsync -aX and squashfs, switches 0 and 1, on"
 	@echo "                both kernels (tools/xattr-archive)"
+	@echo "make e2e        a real virtiofs guest (nested QEMU) relabels a tree of every"
+	@echo "                file type through the unprivileged virtiofsd on the patched"
+	@echo "                kernel, designs 2 and 4, switches 0 and 1; checks the disk"
+	@echo "make fstests    fstests' attr and idmapped tests (scripts/fstests.list) on"
+	@echo "                ext4, xfs, btrfs: stock, patched with switches 0 (= stock)"
+	@echo "                and 1 (only scripts/fstests.expected differs); needs"
+	@echo "                XATTRNS_FSTESTS_SRC, a clone of xfstests-dev"
 	@echo "make bench      the cost of the patches on the xattr paths, in guest"
 	@echo "                instructions (QEMU icount) and wall-clock; writes"
 	@echo "                design/performance.md"
@@ -66,6 +73,12 @@ clients:
 
 archive:
 	@$(S)/archive.sh
+
+e2e:
+	@$(S)/e2e.sh
+
+fstests:
+	@$(S)/fstests.sh
 
 bench:
 	@$(S)/bench.sh

@@ -134,9 +134,12 @@ tree_of() {
 	*) die "unknown kernel '$1' (expected stock, patched or debug)" ;;
 	esac
 }
+# XATTRNS_HOSTROOT=1 (make fstests, make e2e): stock and patched with
+# scripts/kernel-hostroot.config on top, in _build-hostroot.
 bdir_of() {
-	case $1 in
-	debug) echo "$(tree_of "$1")/_build-debug" ;;
+	case $1:${XATTRNS_HOSTROOT:-} in
+	debug:*) echo "$(tree_of "$1")/_build-debug" ;;
+	*:1) echo "$(tree_of "$1")/_build-hostroot" ;;
 	*) echo "$(tree_of "$1")/_build" ;;
 	esac
 }
@@ -144,6 +147,8 @@ bdir_of() {
 frags_of() {
 	echo "$REPO/scripts/kernel.config"
 	[ "$1" != debug ] || echo "$REPO/scripts/kernel-debug.config"
+	[ "$1" = debug ] || [ "${XATTRNS_HOSTROOT:-}" != 1 ] ||
+		echo "$REPO/scripts/kernel-hostroot.config"
 }
 # The kernels in the order they are built (stock first: the patched tree's
 # build reuses its ccache entries). The debug kernel needs the patched one:
@@ -323,3 +328,34 @@ boot_both() {
 }
 
 kimage_of() { echo "$(bdir_of "$1")/arch/x86/boot/bzImage"; }
+
+# boot_hostroot KERNEL LOG TIMEOUT INIT APPEND [QEMU ARGS...]: boot KERNEL
+# under TCG with this machine's / as its root, read-only over 9p, and INIT
+# (a script of this repository) as its PID 1; APPEND goes on the kernel
+# command line. The console goes to LOG; the lines the sed script
+# $HOSTROOT_PROGRESS (default: none) prints go to stderr as progress;
+# $HOSTROOT_ACCEL replaces "-accel tcg" (tcg,thread=multi for -smp 2).
+# make fstests and make e2e run the host's own Debian tools this way.
+boot_hostroot() {
+	local kernel=$1 log=$2 tmo=$3 init=$4 append=$5 rc
+	shift 5
+	append="console=ttyS0 loglevel=5 panic=-1 root=hostroot rootfstype=9p
+		rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro
+		init=$init $append"
+	# the host's TSC rate, as boot.sh gives it (no jiffies clock under TCG)
+	[ ! -s "$OUT/tsc-khz" ] || append="$append tsc_early_khz=$(cat "$OUT/tsc-khz")"
+	set +e
+	# shellcheck disable=SC2086
+	timeout --foreground -k 5 "$tmo" \
+		qemu-system-x86_64 -accel "${HOSTROOT_ACCEL:-tcg}" -cpu max -nodefaults \
+		-no-reboot -display none -kernel "$(kimage_of "$kernel")" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		"$@" -serial stdio -append "$(echo $append)" </dev/null 2>&1 |
+		tee "$log" | sed -u -n "${HOSTROOT_PROGRESS:-d}" >&2
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "XATTRNS-TIMEOUT after ${tmo}s" >>"$log"
+	fi
+	return "$rc"
+}

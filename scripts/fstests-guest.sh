@@ -1,0 +1,116 @@
+#!/bin/bash
+# fstests-guest.sh: the init (PID 1) of a make fstests guest. The guest's
+# root is the host's / over 9p, read-only (scripts/fstests.sh), so fstests
+# and every tool it calls are the host's own Debian binaries; everything
+# the guest writes goes to tmpfs or to the 9p share "xout" (the results).
+# Kernel command line: xattrns.fstests_dir=DIR (the built fstests tree),
+# xattrns.fs=ext4,xfs,btrfs, xattrns.switch=0|1 (both sysctls of the
+# series; stock kernels have none), xattrns.tests=generic/062,... .
+# Prints KTAP-free progress, then XATTRNS-FSTESTS-END rc=N and the dmesg.
+set -u
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C LC_ALL=C
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+for d in /tmp /run /var/tmp /mnt; do
+	mount -t tmpfs tmpfs "$d"
+done
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/mounts /tmp/mtab
+hostname fstests
+
+# fstests' users (the tests that switch to them run instead of "notrun"):
+# the host's passwd and group with them added, bound over the read-only ones
+cp /etc/passwd /etc/group /tmp/
+cat >>/tmp/passwd <<'EOF'
+fsgqa:x:1100:1100:fstests:/tmp:/bin/bash
+fsgqa2:x:1101:1101:fstests:/tmp:/bin/bash
+123456-fsgqa:x:1102:1102:fstests:/tmp:/bin/bash
+EOF
+cat >>/tmp/group <<'EOF'
+fsgqa:x:1100:
+fsgqa2:x:1101:
+123456-fsgqa:x:1102:
+EOF
+mount --bind /tmp/passwd /etc/passwd
+mount --bind /tmp/group /etc/group
+
+dir= fslist=ext4 switch= tests=
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	xattrns.fstests_dir=*) dir=${arg#*=} ;;
+	xattrns.fs=*) fslist=${arg#*=} ;;
+	xattrns.switch=*) switch=${arg#*=} ;;
+	xattrns.tests=*) tests=${arg#*=} ;;
+	esac
+done
+
+finish() {
+	echo "XATTRNS-FSTESTS-END rc=$1"
+	echo "XATTRNS-DMESG-BEGIN"
+	dmesg --color=never
+	echo "XATTRNS-DMESG-END"
+	sync
+	umount /mnt/xout 2>/dev/null
+	echo "XATTRNS-END rc=$1"
+	# the host runs QEMU with -no-reboot: this ends it (busybox's reboot:
+	# Debian's is systemctl's, which wants systemd)
+	/bin/busybox reboot -f
+	sleep 10
+}
+
+mkdir -p /mnt/xout
+if ! mount -t 9p -o trans=virtio,version=9p2000.L xout /mnt/xout; then
+	echo "fstests-guest: cannot mount the results share"
+	finish 2
+fi
+[ -d "$dir" ] || { echo "fstests-guest: no fstests tree at '$dir'"; finish 2; }
+
+if [ -n "$switch" ]; then
+	for s in xattr_user_special xattr_trusted_userns; do
+		if ! echo "$switch" >/proc/sys/fs/$s; then
+			echo "fstests-guest: cannot set fs.$s=$switch"
+			finish 2
+		fi
+	done
+fi
+echo "fstests-guest: kernel $(uname -r), switches '${switch:-none}'," \
+	"fs.xattr_user_special=$(cat /proc/sys/fs/xattr_user_special 2>/dev/null || echo absent)," \
+	"fs.xattr_trusted_userns=$(cat /proc/sys/fs/xattr_trusted_userns 2>/dev/null || echo absent)"
+
+# The disks carry their role and filesystem in the serial: test-ext4,
+# scratch-ext4, ...
+dev_of() { # dev_of SERIAL
+	local s
+	for s in /sys/block/vd*/serial; do
+		[ "$(cat "$s")" = "$1" ] || continue
+		s=${s%/serial}
+		echo "/dev/${s##*/}"
+		return 0
+	done
+	return 1
+}
+
+rc=0
+cd "$dir" || finish 2
+for fs in ${fslist//,/ }; do
+	test_dev=$(dev_of "test-$fs") && scratch_dev=$(dev_of "scratch-$fs") || {
+		echo "fstests-guest: no test/scratch disks for $fs"
+		rc=2
+		continue
+	}
+	mkdir -p "/mnt/test-$fs" "/mnt/scratch-$fs"
+	echo "fstests-guest: $fs on $test_dev (test) and $scratch_dev (scratch)"
+	# shellcheck disable=SC2086
+	FSTYP=$fs TEST_DEV=$test_dev TEST_DIR=/mnt/test-$fs \
+		SCRATCH_DEV=$scratch_dev SCRATCH_MNT=/mnt/scratch-$fs \
+		RESULT_BASE=/mnt/xout/$fs HOST_OPTIONS=/nonexistent \
+		./check ${tests//,/ } </dev/null 2>&1 | sed -u "s|^|[$fs] |"
+	[ "${PIPESTATUS[0]}" = 0 ] || echo "fstests-guest: $fs: ./check exited non-zero (failures above)"
+	umount "/mnt/test-$fs" "/mnt/scratch-$fs" 2>/dev/null
+done
+finish "$rc"
