@@ -39,7 +39,7 @@ BEGIN {
 /XATTRNS-TIMEOUT/ { problem("guest timed out"); next }
 /XATTRNS-END rc=/ { ended = 1; next }
 # a tool the guest ran (the comparison, the benchmark) and its status
-/XATTRNS-[A-Z]+-END rc=/ {
+/XATTRNS-[A-Z0-9]+-END rc=/ {
 	tool = line
 	sub(/^.*XATTRNS-/, "", tool); sub(/-END rc=.*$/, "", tool)
 	rc = line
