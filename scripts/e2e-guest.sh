@@ -93,17 +93,6 @@ make_tree() { # make_tree DIR
 	)
 }
 
-# errno_of MESSAGE: the errno name of a setfattr/getfattr error message
-errno_of() {
-	case $1 in
-	*"Operation not permitted"*) echo EPERM ;;
-	*"Permission denied"*) echo EACCES ;;
-	*"No data available"* | *"No such attribute"*) echo ENODATA ;;
-	*"Operation not supported"*) echo EOPNOTSUPP ;;
-	*) echo "error($1)" ;;
-	esac
-}
-
 # stored_names DIR ENTRY: the xattr names stored on ENTRY, as the real root
 # of this guest lists them
 stored_names() {
