@@ -36,8 +36,15 @@ fsgqa:x:1100:
 fsgqa2:x:1101:
 123456-fsgqa:x:1102:
 EOF
+# su (fstests' _su) needs a shadow entry too: without one PAM's account
+# stage refuses and _require_user says "fsgqa cannot execute commands"
+cp /etc/shadow /tmp/shadow
+for u in fsgqa fsgqa2 123456-fsgqa; do
+	echo "$u:!:19000:0:99999:7:::" >>/tmp/shadow
+done
 mount --bind /tmp/passwd /etc/passwd
 mount --bind /tmp/group /etc/group
+mount --bind /tmp/shadow /etc/shadow
 
 dir= fslist=ext4 switch= tests=
 for arg in $(cat /proc/cmdline); do
