@@ -204,7 +204,7 @@ for fs in ${fslist//,/ }; do
 					sed 's/^/    /' "$res/$r-$fs-${t//\//-}.mismatch"
 					fail=1
 				else
-					echo "ok: $r $fs $t: the documented difference ($exp)"
+					echo "ok: $r $fs $t: fails exactly as documented ($exp)"
 				fi
 				continue
 			fi
