@@ -4,9 +4,10 @@
  *
  * - with fs.xattr_trusted_userns at 0 every name behaves as on a stock
  *   kernel, whatever it looks like;
- * - with the switch at 1, every name the initial namespace lists can be
- *   read and removed under that spelling, names written while the switch
- *   was 0 (or by a stock kernel) included;
+ * - the initial namespace sees and uses every name as stored, at either
+ *   switch: with the switch at 1 it lists exactly what it lists at 0, and
+ *   reads and removes every name under that spelling, names written while
+ *   the switch was 0 (or by a stock kernel) included;
  * - a namespace that lists while the switch flips never sees a name
  *   outside its own chain;
  * - a filesystem mounted inside a namespace stores the namespace's names
@@ -14,7 +15,10 @@
  * - an overlayfs mounted in a namespace over an idmapped lower layer
  *   copies up the namespace's entries and no others;
  * - names a namespace does not see never make its listing fail;
- * - a caller without CAP_SYS_ADMIN is shown no trusted.* name.
+ * - a caller without CAP_SYS_ADMIN is shown no trusted.* name;
+ * - kernfs: the initial namespace's names are never limited; a
+ *   namespace's are limited like user.* xattrs on a delegated cgroup, and
+ *   refused like them on sysfs.
  *
  * Documentation/filesystems/xattr-userns.rst has the rules.
  */
@@ -130,8 +134,8 @@ static int in_userns(struct __test_metadata *_metadata, uid_t uid, ns_fn fn,
 
 /*
  * Switch 0: every name is the filesystem's, spelt as stored, whatever
- * it looks like; a namespace has no trusted.* names; a name that only a
- * patched kernel knows is no trusted.* name at all.
+ * it looks like; a namespace has no trusted.* names; a name that begins
+ * "trusted<" is no trusted.* name at all (on any kernel: no handler).
  */
 static bool sw0_stock_btrfs;
 
@@ -183,47 +187,62 @@ TEST_F(boundary, sw0_names_as_stored)
 }
 
 /*
- * Switch 1: names written at 0 keep one spelling each, under which the
- * initial namespace lists, reads and removes them. Only a stored chain
- * of canonical uids becomes a namespace's entry; everything else is the
- * initial namespace's, spelt as stored.
+ * Switch 1: the initial namespace lists, reads and removes every name as
+ * stored, those written at 0 included; its listing is byte for byte the
+ * one it had at 0, and a name it sets at 1 is listed under the same
+ * spelling at 0. Only a canonical chain followed by a name is a
+ * namespace's entry (<1000> sees its ".legacy" and "new"); the rest are
+ * the initial namespace's own names. v2's spelling "trusted<1000>..."
+ * is no name.
  */
 static void ns_sees_legacy(struct __test_metadata *_metadata, const char *file)
 {
 	char names[4096];
 
 	XT_CHECK(trusted_names(file, names, sizeof(names)) == 0);
-	ASSERT_STREQ("trusted..legacy", names);
+	ASSERT_STREQ("trusted..legacy|trusted.new", names);
 	XT_CHECK(value_is(file, "trusted..legacy", "l"));
+	XT_CHECK(value_is(file, "trusted.new", "n"));
 }
 
 TEST_F(boundary, sw1_every_listed_name_reachable)
 {
-	static const struct { const char *stored, *seen, *value; } names[] = {
-		{ "trusted.<abc>.x",		"trusted.<abc>.x",		"a" },
-		{ "trusted.<0001>.x",		"trusted.<0001>.x",		"b" },
-		{ "trusted.<1000>",		"trusted.<1000>",		"c" },
-		{ "trusted.<1000><abc",		"trusted.<1000><abc",		"d" },
-		{ "trusted.<4294967295>x",	"trusted.<4294967295>x",	"e" },
-		{ "trusted.<>x",		"trusted.<>x",			"f" },
-		{ "trusted.<1000>.legacy",	"trusted<1000>..legacy",	"l" },
-		{ "trusted.plain",		"trusted.plain",		"p" },
+	/* stored at 0 */
+	static const struct { const char *name, *value; } names[] = {
+		{ "trusted.<abc>.x",		"a" },
+		{ "trusted.<0001>.x",		"b" },
+		{ "trusted.<1000>",		"c" },
+		{ "trusted.<1000><abc",		"d" },
+		{ "trusted.<4294967295>x",	"e" },
+		{ "trusted.<>x",		"f" },
+		{ "trusted.<1000>.legacy",	"l" },
+		{ "trusted.plain",		"p" },
 	};
-	static char list[XATTR_LIST_MAX];
-	ssize_t len, off;
+	/* stored at 1 */
+	static const struct { const char *name, *value; } names1[] = {
+		{ "trusted.<1000>new",		"n" },
+		{ "trusted.<01>y",		"y" },
+		{ "trusted.<2000><0>z",		"z" },
+	};
+	static char list[XATTR_LIST_MAX], list0[XATTR_LIST_MAX];
+	ssize_t len, len0, off;
 	char got[4096];
 	size_t i, listed = 0;
 
 	NEED_SWITCH();
 	for (i = 0; i < ARRAY_SIZE(names); i++)
-		ASSERT_EQ(0, lsetxattr(self->file, names[i].stored, names[i].value,
+		ASSERT_EQ(0, lsetxattr(self->file, names[i].name, names[i].value,
 				       1, XATTR_CREATE));
+	len0 = llistxattr(self->file, list0, sizeof(list0));
+	ASSERT_GT(len0, 0);
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
 
-	/* every listed name is readable as listed, and listed once */
+	/* the listing of switch 0, byte for byte */
 	len = llistxattr(self->file, list, sizeof(list));
-	ASSERT_GT(len, 0);
+	ASSERT_EQ(len0, len);
 	ASSERT_EQ(len, llistxattr(self->file, NULL, 0));
+	ASSERT_EQ(0, memcmp(list0, list, len));
+	/* every listed name is readable as listed, and listed once */
 	for (off = 0; off < len; off += strlen(list + off) + 1) {
 		if (strncmp(list + off, "trusted", 7))
 			continue;
@@ -233,15 +252,32 @@ TEST_F(boundary, sw1_every_listed_name_reachable)
 	}
 	ASSERT_EQ(ARRAY_SIZE(names), listed);
 	for (i = 0; i < ARRAY_SIZE(names); i++)
-		ASSERT_TRUE(value_is(self->file, names[i].seen, names[i].value));
-	/* the stored spelling of a chain is not a second name for it */
-	ASSERT_EQ(-1, lgetxattr(self->file, "trusted.<1000>.legacy", NULL, 0));
-	ASSERT_EQ(EINVAL, errno);
+		ASSERT_TRUE(value_is(self->file, names[i].name, names[i].value));
+	/* v2's spelling of the chain is no name at all */
+	ASSERT_EQ(-1, lgetxattr(self->file, "trusted<1000>..legacy", NULL, 0));
+	ASSERT_EQ(EOPNOTSUPP, errno);
+	ASSERT_EQ(-1, lsetxattr(self->file, "trusted<1000>..legacy", "x", 1, 0));
+	ASSERT_EQ(EOPNOTSUPP, errno);
 
+	/* names set at 1 are spelt as stored, and so listed at 0 */
+	for (i = 0; i < ARRAY_SIZE(names1); i++)
+		ASSERT_EQ(0, lsetxattr(self->file, names1[i].name, names1[i].value,
+				       1, XATTR_CREATE));
 	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, ns_sees_legacy, self->file));
+	len = llistxattr(self->file, list, sizeof(list));
+	ASSERT_GT(len, 0);
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	len0 = llistxattr(self->file, list0, sizeof(list0));
+	ASSERT_EQ(len, len0);
+	ASSERT_EQ(0, memcmp(list0, list, len));
+	for (i = 0; i < ARRAY_SIZE(names1); i++)
+		ASSERT_TRUE(value_is(self->file, names1[i].name, names1[i].value));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
 
 	for (i = 0; i < ARRAY_SIZE(names); i++)
-		ASSERT_EQ(0, lremovexattr(self->file, names[i].seen));
+		ASSERT_EQ(0, lremovexattr(self->file, names[i].name));
+	for (i = 0; i < ARRAY_SIZE(names1); i++)
+		ASSERT_EQ(0, lremovexattr(self->file, names1[i].name));
 	ASSERT_EQ(0, trusted_names(self->file, got, sizeof(got)));
 	ASSERT_STREQ("", got);
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
@@ -252,8 +288,8 @@ TEST_F(boundary, sw1_every_listed_name_reachable)
 /*
  * A namespace lists, reads and writes in a loop while the initial
  * namespace flips the switch: every call follows one reading of it, so
- * the namespace sees its own name or none, never the host's, a sibling's
- * or a stored chain.
+ * the namespace sees its own name or none, never the host's (one of them
+ * looks like a chain) or a sibling's.
  */
 #define FLIP_SECONDS 2
 
@@ -283,8 +319,16 @@ static void flip_ns_lister(struct __test_metadata *_metadata, const char *file)
 		mine ? with++ : without++;
 		n = lgetxattr(file, "trusted.mine", buf, sizeof(buf));
 		XT_CHECK((n == 1 && buf[0] == 'm') || (n < 0 && errno == ENODATA));
+		/*
+		 * the sibling's name is out of reach: this spelling is a
+		 * child's name of its own (stored trusted.<1000><2000>s),
+		 * that nobody set, at either switch
+		 */
+		n = lgetxattr(file, "trusted.<2000>s", buf, sizeof(buf));
+		XT_CHECK(n < 0 && errno == ENODATA);
+		/* and v2's spelling is no name */
 		n = lgetxattr(file, "trusted<2000>.s", buf, sizeof(buf));
-		XT_CHECK(n < 0);
+		XT_CHECK(n < 0 && errno == EOPNOTSUPP);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (now.tv_sec < end.tv_sec ||
 		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
@@ -308,13 +352,17 @@ TEST_F(boundary, flip_never_leaks)
 	/* with one CPU the lister never runs while the switch changes */
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU: the switch cannot change in the middle of a call");
-	/* the host's names, one of them no chain though it looks like one */
+	/* the host's names, two of them no chain though they look like one */
 	ASSERT_EQ(0, lsetxattr(self->file, "trusted.host", "h", 1, 0));
 	ASSERT_EQ(0, lsetxattr(self->file, "trusted.<1000x>.legacy", "l", 1, 0));
+	ASSERT_EQ(0, lsetxattr(self->file, "trusted.<10000>y", "y", 1, 0));
+	/* under the namespace's chain, but nothing it can spell */
+	ASSERT_EQ(0, lsetxattr(self->file, "trusted.<1000>", "c", 1, 0));
+	ASSERT_EQ(0, lsetxattr(self->file, "trusted.<1000><01>x", "x", 1, 0));
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
 	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, set_mine, self->file));
 	/* a sibling namespace's entry */
-	ASSERT_EQ(0, lsetxattr(self->file, "trusted<2000>.s", "s", 1, 0));
+	ASSERT_EQ(0, lsetxattr(self->file, "trusted.<2000>s", "s", 1, 0));
 
 	lister = fork();
 	ASSERT_LE(0, lister);
@@ -333,7 +381,7 @@ TEST_F(boundary, flip_never_leaks)
 	}
 	TH_LOG("%d flips", i);
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
-	ASSERT_TRUE(value_is(self->file, "trusted<1000>.mine", "m"));
+	ASSERT_TRUE(value_is(self->file, "trusted.<1000>mine", "m"));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 }
@@ -404,7 +452,8 @@ static void ns_tmpfs_names(struct __test_metadata *_metadata, const char *unused
 /*
  * A tmpfs mounted inside a namespace: the namespace's trusted.* names are
  * stored under its chain, as on any other filesystem. A host process that
- * reads them through /proc/PID/root sees trusted<1000>..., and a host
+ * reads them through /proc/PID/root sees trusted.<1000>... at either
+ * switch, and a host
  * overlayfs that uses the tmpfs as a layer does not take the namespace's
  * trusted.overlay.opaque as its own (the control: the same name written by
  * the host is honoured).
@@ -431,13 +480,17 @@ TEST(tmpfs_in_userns_keeps_chain)
 	ASSERT_LT(0, pid);
 	snprintf(d, sizeof(d), "/proc/%d/root" NS_TMPFS "/low1/d", pid);
 	ASSERT_EQ(0, trusted_names(d, names, sizeof(names)));
-	ASSERT_STREQ("trusted<1000>.foo|trusted<1000>.overlay.opaque", names);
+	ASSERT_STREQ("trusted.<1000>foo|trusted.<1000>overlay.opaque", names);
 	ASSERT_EQ(-1, lgetxattr(d, "trusted.overlay.opaque", NULL, 0));
 	ASSERT_EQ(ENODATA, errno);
-	/* and as stored, with the switch off */
+	ASSERT_EQ(-1, lgetxattr(d, "trusted.foo", NULL, 0));
+	ASSERT_EQ(ENODATA, errno);
+	ASSERT_TRUE(value_is(d, "trusted.<1000>overlay.opaque", "y"));
+	/* the same names with the switch off: the host sees them as stored */
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
 	ASSERT_EQ(0, trusted_names(d, names, sizeof(names)));
 	ASSERT_STREQ("trusted.<1000>foo|trusted.<1000>overlay.opaque", names);
+	ASSERT_TRUE(value_is(d, "trusted.<1000>foo", "f"));
 	/* the control: a name the host writes is the host's */
 	snprintf(d, sizeof(d), "/proc/%d/root" NS_TMPFS "/low1/ctl", pid);
 	ASSERT_EQ(0, lsetxattr(d, "trusted.overlay.opaque", "y", 1, 0));
@@ -514,7 +567,7 @@ TEST(cgroup2_delegate_keeps_chain)
 	ASSERT_EQ(0, chown(cg, XT_OWNER, XT_OWNER));
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
 	EXPECT_EQ(0, in_userns(_metadata, XT_OWNER, ns_delegate, cg));
-	ASSERT_EQ(0, lgetxattr(cg, "trusted<1000>.delegate", NULL, 0) == 1 ? 0 : -1);
+	ASSERT_EQ(0, lgetxattr(cg, "trusted.<1000>delegate", NULL, 0) == 1 ? 0 : -1);
 	/* the host's own names are not limited */
 	for (int i = 0; i < 130; i++) {
 		char name[32];
@@ -526,6 +579,315 @@ TEST(cgroup2_delegate_keeps_chain)
 	EXPECT_EQ(ENODATA, errno);
 	xt_sysctl_set(SWITCH, 0);
 	rmdir(cg);
+}
+
+/*
+ * kernfs keeps xattrs in memory, on nodes that outlive the namespaces
+ * that write them. The initial namespace's trusted.* names are never
+ * limited there, at either switch and on a stock kernel, chains included.
+ * A namespace's names (switch 1) are treated like user.* xattrs: at most
+ * 128 of them, of 128 KiB in all, per node (ENOSPC), counted apart from
+ * the user.* ones, on a delegated cgroup; refused with EOPNOTSUPP on sysfs,
+ * which takes no user.* xattrs.
+ *
+ * Each test mounts cgroup2 or sysfs in a mount namespace of its own. The
+ * cgroups it makes outlive that mount namespace: the teardown removes
+ * them, whatever happened, from a mount namespace of its own too.
+ */
+#define KERNFS_MNT "/tmp/xattr_boundary_kernfs"
+#define KERNFS_MAX_CGROUPS 4
+#define KERNFS_MAX_NAMES 128		/* KERNFS_MAX_USER_XATTRS */
+#define KERNFS_MAX_BYTES (128 << 10)	/* KERNFS_USER_XATTR_SIZE_LIMIT */
+
+/* The cgroups a test made, under the cgroup2 root, for the teardown. */
+struct kernfs_cgroups {
+	int n;
+	char name[KERNFS_MAX_CGROUPS][64];
+};
+
+FIXTURE(kernfs) {
+	bool patched;
+	struct kernfs_cgroups cgs;
+};
+
+FIXTURE_SETUP(kernfs)
+{
+	self->patched = xt_sysctl_get(SWITCH) >= 0;
+	self->cgs.n = 0;
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, mount("tmpfs", "/tmp", "tmpfs", 0, NULL));
+	ASSERT_EQ(0, mkdir(KERNFS_MNT, 0755));
+	if (self->patched)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+}
+
+FIXTURE_TEARDOWN_PARENT(kernfs)
+{
+	pid_t pid;
+	int i;
+
+	if (self->patched)
+		xt_sysctl_set(SWITCH, 0);
+	if (!self->cgs.n)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		char path[PATH_MAX];
+
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("tmpfs", "/tmp", "tmpfs", 0, NULL) ||
+		    mkdir(KERNFS_MNT, 0755) ||
+		    mount("cgroup2", KERNFS_MNT, "cgroup2", 0, NULL))
+			_exit(1);
+		for (i = 0; i < self->cgs.n; i++) {
+			snprintf(path, sizeof(path), KERNFS_MNT "/%s",
+				 self->cgs.name[i]);
+			if (rmdir(path) && errno != ENOENT)
+				fprintf(stderr, "# cannot remove cgroup %s: %s\n",
+					path, strerror(errno));
+		}
+		_exit(0);
+	}
+	if (pid > 0)
+		xt_wait(pid);
+}
+
+/* cgroup2 at KERNFS_MNT, or SKIP with the reason. */
+#define KERNFS_CGROUP2() do {						\
+	if (mount("cgroup2", KERNFS_MNT, "cgroup2", 0, NULL))		\
+		SKIP(return, "cannot mount cgroup2 at " KERNFS_MNT ": %s", \
+		     strerror(errno));					\
+} while (0)
+
+/* A new cgroup under the cgroup2 root, owned by uid:gid, at cg. */
+static void kernfs_cgroup(struct __test_metadata *_metadata,
+			  struct kernfs_cgroups *cgs, const char *tag,
+			  uid_t uid, char *cg, size_t len)
+{
+	ASSERT_GT(KERNFS_MAX_CGROUPS, cgs->n);
+	snprintf(cgs->name[cgs->n], sizeof(cgs->name[0]), "xattr_boundary.%d.%s",
+		 getpid(), tag);
+	snprintf(cg, len, KERNFS_MNT "/%s", cgs->name[cgs->n]);
+	ASSERT_EQ(0, mkdir(cg, 0755)) {
+		TH_LOG("mkdir %s: %s", cg, strerror(errno));
+	}
+	cgs->n++;
+	ASSERT_EQ(0, chown(cg, uid, uid));
+}
+
+/* How many names of a listing begin with prefix. */
+static int count_names(struct __test_metadata *_metadata, const char *path,
+		       const char *prefix)
+{
+	static char list[XATTR_LIST_MAX];
+	ssize_t len = llistxattr(path, list, sizeof(list)), off;
+	int n = 0;
+
+	EXPECT_LE(0, len) {
+		TH_LOG("llistxattr %s: %s", path, strerror(errno));
+	}
+	for (off = 0; off < len; off += strlen(list + off) + 1)
+		if (!strncmp(list + off, prefix, strlen(prefix)))
+			n++;
+	return n;
+}
+
+/*
+ * The initial namespace sets 129 names under namespace 1000's chain, of
+ * 1 KiB each (more than a namespace may have by number and by size), on
+ * a cgroup: at switch 0 and at switch 1 they all succeed, as on a stock
+ * kernel, where the test runs at "switch 0".
+ */
+TEST_F(kernfs, root_chain_names_unlimited)
+{
+	static char value[1024];
+	char cg[PATH_MAX], name[64], tag[8];
+	int on, i;
+
+	KERNFS_CGROUP2();
+	memset(value, 'r', sizeof(value));
+	for (on = 0; on <= (self->patched ? 1 : 0); on++) {
+		if (self->patched)
+			ASSERT_EQ(0, xt_sysctl_set(SWITCH, on));
+		snprintf(tag, sizeof(tag), "root%d", on);
+		kernfs_cgroup(_metadata, &self->cgs, tag, 0, cg, sizeof(cg));
+		for (i = 0; i <= KERNFS_MAX_NAMES; i++) {
+			snprintf(name, sizeof(name), "trusted.<1000>n%03d", i);
+			ASSERT_EQ(0, lsetxattr(cg, name, value, sizeof(value), XATTR_CREATE))
+				TH_LOG("switch %d: %s: %s", on, name, strerror(errno));
+		}
+		ASSERT_EQ(KERNFS_MAX_NAMES + 1, count_names(_metadata, cg, "trusted.<1000>n"));
+		for (i = 0; i <= KERNFS_MAX_NAMES; i++) {
+			snprintf(name, sizeof(name), "trusted.<1000>n%03d", i);
+			ASSERT_EQ((ssize_t)sizeof(value), lgetxattr(cg, name, NULL, 0));
+		}
+		/* and one more after a replace */
+		ASSERT_EQ(0, lsetxattr(cg, "trusted.<1000>n000", "w", 1, XATTR_REPLACE));
+		ASSERT_EQ(0, lsetxattr(cg, "trusted.<1000>more", "m", 1, XATTR_CREATE));
+	}
+}
+
+/*
+ * In the namespace whose root owns the cgroup: 128 trusted.* names, not
+ * one more (a descendant's neither: they are stored on the node too),
+ * and apart from them 128 user.* names; a replace at the limit fares as
+ * for user.*; removing one name makes room for one.
+ */
+static void ns_kernfs_count(struct __test_metadata *_metadata, const char *cg)
+{
+	char name[64];
+	int i, terr, uerr;
+
+	for (i = 0; i < KERNFS_MAX_NAMES; i++) {
+		snprintf(name, sizeof(name), "trusted.n%03d", i);
+		XT_CHECK(lsetxattr(cg, name, "v", 1, XATTR_CREATE) == 0);
+	}
+	XT_CHECK_ERR(lsetxattr(cg, "trusted.n128", "v", 1, XATTR_CREATE), ENOSPC);
+	XT_CHECK_ERR(lsetxattr(cg, "trusted.n128", "v", 1, 0), ENOSPC);
+	XT_CHECK_ERR(lgetxattr(cg, "trusted.n128", NULL, 0), ENODATA);
+	XT_CHECK_ERR(lsetxattr(cg, "trusted.<5>child", "v", 1, 0), ENOSPC);
+	XT_CHECK(count_names(_metadata, cg, "trusted.") == KERNFS_MAX_NAMES);
+	for (i = 0; i < KERNFS_MAX_NAMES; i++) {
+		snprintf(name, sizeof(name), "user.u%03d", i);
+		XT_CHECK(lsetxattr(cg, name, "v", 1, XATTR_CREATE) == 0);
+	}
+	XT_CHECK_ERR(lsetxattr(cg, "user.u128", "v", 1, XATTR_CREATE), ENOSPC);
+	XT_CHECK(count_names(_metadata, cg, "user.") == KERNFS_MAX_NAMES);
+	/* a replace with both counts at the limit: the same for both */
+	errno = 0;
+	terr = lsetxattr(cg, "trusted.n000", "w", 1, XATTR_REPLACE) ? errno : 0;
+	errno = 0;
+	uerr = lsetxattr(cg, "user.u000", "w", 1, XATTR_REPLACE) ? errno : 0;
+	XT_CHECK(terr == uerr);
+	if (terr != uerr)
+		TH_LOG("replace at the limit: trusted.* errno %d, user.* errno %d",
+		       terr, uerr);
+	/* room for one again */
+	XT_CHECK(lremovexattr(cg, "trusted.n000") == 0);
+	XT_CHECK(lsetxattr(cg, "trusted.n128", "v", 1, XATTR_CREATE) == 0);
+	XT_CHECK(value_is(cg, "trusted.n128", "v"));
+	XT_CHECK_ERR(lsetxattr(cg, "trusted.n000", "v", 1, XATTR_CREATE), ENOSPC);
+	XT_CHECK(lremovexattr(cg, "trusted.n001") == 0);
+	XT_CHECK(lsetxattr(cg, "trusted.<5>child", "c", 1, XATTR_CREATE) == 0);
+	XT_CHECK(value_is(cg, "trusted.<5>child", "c"));
+	XT_CHECK(count_names(_metadata, cg, "trusted.") == KERNFS_MAX_NAMES);
+}
+
+/*
+ * 128 KiB of trusted.* values, not one byte more; user.* has its own. A
+ * replace at the limit fares as for user.*; removing a value frees room.
+ */
+static void ns_kernfs_size(struct __test_metadata *_metadata, const char *cg)
+{
+	static char big[XATTR_SIZE_MAX];
+	int terr, uerr;
+
+	memset(big, 'b', sizeof(big));
+	XT_CHECK(lsetxattr(cg, "trusted.big0", big, sizeof(big), XATTR_CREATE) == 0);
+	XT_CHECK(lsetxattr(cg, "trusted.big1", big,
+			   KERNFS_MAX_BYTES - sizeof(big), XATTR_CREATE) == 0);
+	XT_CHECK_ERR(lsetxattr(cg, "trusted.small", "s", 1, XATTR_CREATE), ENOSPC);
+	XT_CHECK_ERR(lgetxattr(cg, "trusted.small", NULL, 0), ENODATA);
+	XT_CHECK(lsetxattr(cg, "user.big0", big, sizeof(big), XATTR_CREATE) == 0);
+	XT_CHECK(lsetxattr(cg, "user.big1", big,
+			   KERNFS_MAX_BYTES - sizeof(big), XATTR_CREATE) == 0);
+	XT_CHECK_ERR(lsetxattr(cg, "user.small", "s", 1, XATTR_CREATE), ENOSPC);
+	errno = 0;
+	terr = lsetxattr(cg, "trusted.big1", "x", 1, XATTR_REPLACE) ? errno : 0;
+	errno = 0;
+	uerr = lsetxattr(cg, "user.big1", "x", 1, XATTR_REPLACE) ? errno : 0;
+	XT_CHECK(terr == uerr);
+	if (terr != uerr)
+		TH_LOG("replace at the limit: trusted.* errno %d, user.* errno %d",
+		       terr, uerr);
+	XT_CHECK(lremovexattr(cg, "trusted.big1") == 0);
+	XT_CHECK(lsetxattr(cg, "trusted.small", "s", 1, XATTR_CREATE) == 0);
+	XT_CHECK(value_is(cg, "trusted.small", "s"));
+	XT_CHECK(lgetxattr(cg, "trusted.big0", NULL, 0) == (ssize_t)sizeof(big));
+}
+
+TEST_F(kernfs, ns_names_limited_on_cgroup)
+{
+	char cg[PATH_MAX], cgbig[PATH_MAX], name[64];
+	int i;
+
+	if (!self->patched)
+		SKIP(return, "kernel without " SWITCH);
+	KERNFS_CGROUP2();
+	kernfs_cgroup(_metadata, &self->cgs, "ns", XT_OWNER, cg, sizeof(cg));
+	kernfs_cgroup(_metadata, &self->cgs, "nsbig", XT_OWNER, cgbig, sizeof(cgbig));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, ns_kernfs_count, cg));
+	/* the namespace's names, as stored */
+	ASSERT_EQ(KERNFS_MAX_NAMES - 1, count_names(_metadata, cg, "trusted.<1000>n"));
+	ASSERT_TRUE(value_is(cg, "trusted.<1000>n128", "v"));
+	ASSERT_TRUE(value_is(cg, "trusted.<1000><5>child", "c"));
+	/* the initial namespace is not limited, at the namespace's limit */
+	for (i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "trusted.<1000>root%d", i);
+		ASSERT_EQ(0, lsetxattr(cg, name, "r", 1, XATTR_CREATE));
+	}
+	ASSERT_EQ(0, lsetxattr(cg, "trusted.host", "h", 1, XATTR_CREATE));
+	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, ns_kernfs_size, cgbig));
+	ASSERT_EQ(XATTR_SIZE_MAX, lgetxattr(cgbig, "trusted.<1000>big0", NULL, 0));
+}
+
+/*
+ * sysfs takes no user.* xattrs, and so no namespace's trusted.* ones: a
+ * namespace whose root is host uid 0 has CAP_SYS_ADMIN over the sysfs
+ * node, and gets for trusted.* what it gets for user.*: EOPNOTSUPP to set
+ * and remove, ENODATA to get. With the switch off, the stock EPERM; a
+ * namespace without privilege over the node gets EPERM at either switch.
+ */
+static void ns_sysfs_refused(struct __test_metadata *_metadata, const char *node)
+{
+	XT_CHECK_ERR(lsetxattr(node, "user.x", "v", 1, 0), EOPNOTSUPP);
+	XT_CHECK_ERR(lsetxattr(node, "trusted.x", "v", 1, 0), EOPNOTSUPP);
+	XT_CHECK_ERR(lsetxattr(node, "trusted.x", "v", 1, XATTR_CREATE), EOPNOTSUPP);
+	XT_CHECK_ERR(lsetxattr(node, "trusted.<5>x", "v", 1, 0), EOPNOTSUPP);
+	XT_CHECK_ERR(lremovexattr(node, "user.x"), EOPNOTSUPP);
+	XT_CHECK_ERR(lremovexattr(node, "trusted.x"), EOPNOTSUPP);
+	XT_CHECK_ERR(lgetxattr(node, "user.x", NULL, 0), ENODATA);
+	XT_CHECK_ERR(lgetxattr(node, "trusted.x", NULL, 0), ENODATA);
+}
+
+static void ns_sysfs_stock(struct __test_metadata *_metadata, const char *node)
+{
+	XT_CHECK_ERR(lsetxattr(node, "user.x", "v", 1, 0), EOPNOTSUPP);
+	XT_CHECK_ERR(lsetxattr(node, "trusted.x", "v", 1, 0), EPERM);
+	XT_CHECK_ERR(lremovexattr(node, "trusted.x"), EPERM);
+	XT_CHECK_ERR(lgetxattr(node, "trusted.x", NULL, 0), ENODATA);
+}
+
+static void ns_sysfs_unprivileged(struct __test_metadata *_metadata,
+				  const char *node)
+{
+	XT_CHECK_ERR(lsetxattr(node, "trusted.x", "v", 1, 0), EPERM);
+	XT_CHECK_ERR(lgetxattr(node, "trusted.x", NULL, 0), ENODATA);
+}
+
+TEST_F(kernfs, ns_names_refused_on_sysfs)
+{
+	const char *node = KERNFS_MNT "/kernel";
+	struct stat st;
+
+	if (!self->patched)
+		SKIP(return, "kernel without " SWITCH);
+	if (mount("sysfs", KERNFS_MNT, "sysfs", 0, NULL))
+		SKIP(return, "cannot mount sysfs at " KERNFS_MNT ": %s", strerror(errno));
+	ASSERT_EQ(0, lstat(node, &st));
+	ASSERT_TRUE(S_ISDIR(st.st_mode));
+	ASSERT_EQ(0U, st.st_uid);
+	ASSERT_EQ(0U, st.st_gid);
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	/* uid_map and gid_map "0 0 1", written by real root */
+	ASSERT_EQ(0, in_userns(_metadata, 0, ns_sysfs_refused, node));
+	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, ns_sysfs_unprivileged, node));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	ASSERT_EQ(0, in_userns(_metadata, 0, ns_sysfs_stock, node));
+	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, ns_sysfs_unprivileged, node));
 }
 
 /*
@@ -593,9 +955,9 @@ TEST_F(boundary, userns_overlay_idmapped_lower)
 	ASSERT_EQ(0, xt_mknode(f, S_IFREG, XT_OTHER, XT_OTHER));
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
 	ASSERT_EQ(0, lsetxattr(f, "trusted.host", "h", 1, 0));
-	ASSERT_EQ(0, lsetxattr(f, "trusted<2000>.mine", "m", 1, 0));
-	ASSERT_EQ(0, lsetxattr(f, "trusted<3000>.other", "o", 1, 0));
-	ASSERT_EQ(0, lsetxattr(f, "trusted<1000>.wrong", "w", 1, 0));
+	ASSERT_EQ(0, lsetxattr(f, "trusted.<2000>mine", "m", 1, 0));
+	ASSERT_EQ(0, lsetxattr(f, "trusted.<3000>other", "o", 1, 0));
+	ASSERT_EQ(0, lsetxattr(f, "trusted.<1000>wrong", "w", 1, 0));
 	ASSERT_EQ(0, lsetxattr(f, "user.u", "u", 1, 0));
 
 	/* filesystem uid 2000 is 1000 through the idmapped mount */
@@ -605,7 +967,7 @@ TEST_F(boundary, userns_overlay_idmapped_lower)
 	snprintf(f, sizeof(f), "%s/f", o.idmapped);
 	ASSERT_EQ(0, trusted_names(f, names, sizeof(names)));
 	/* the host's view through the mount: <2000> is <1000> there */
-	ASSERT_STREQ("trusted.host|trusted<1000>.mine", names);
+	ASSERT_STREQ("trusted.<1000>mine|trusted.host", names);
 
 	pid = ns_mounter(_metadata, ns_overlay_copy_up, (const char *)&o, &hold);
 	ASSERT_LT(0, pid);
@@ -646,7 +1008,7 @@ TEST_F(boundary, userns_list_ignores_foreign_bulk)
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
 	for (i = 0; total <= XATTR_LIST_MAX; i++) {
 		/* names of 250 bytes: the host's and another namespace's */
-		snprintf(name, sizeof(name), i & 1 ? "trusted<2000>.%0236d" :
+		snprintf(name, sizeof(name), i & 1 ? "trusted.<2000>%0236d" :
 			 "trusted.%0242d", i);
 		if (lsetxattr(self->file, name, "", 0, 0)) {
 			if (errno == ENOSPC || errno == E2BIG)

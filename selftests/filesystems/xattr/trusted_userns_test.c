@@ -9,9 +9,12 @@
  * a patched kernel must behave the same.
  *
  * With the switch at 1, a namespace whose root maps to uid U stores its
- * trusted.name as trusted.<U>name, seen from the initial namespace as
- * trusted<U>.name; nested namespaces add one <uid> per level. The "userns"
- * tests prove that ABI (design/trusted-userns.md); they SKIP on kernels
+ * trusted.name as trusted.<U>name; nested namespaces add one <uid> per
+ * level. Every caller sees a stored name with its own chain taken off: the
+ * initial namespace sees and uses it as stored (trusted.<U>name), at
+ * either switch and as a stock kernel does, and a namespace sees its
+ * descendants' names as trusted.<V>name. The "userns" tests prove that ABI
+ * (Documentation/filesystems/xattr-userns.rst); they SKIP on kernels
  * without the switch.
  */
 #include "xattr_util.h"
@@ -291,30 +294,30 @@ TEST_F(trusted, userns_nested_depth_1_2_3)
 	});
 	IN_CHAIN(chain, 2, {
 		XT_CHECK(setxattr(f, "trusted.l2", "2", 1, XATTR_CREATE) == 0);
-		XT_CHECK(has_value(f, "trusted<7>.l3", "3"));
-		XT_CHECK(setxattr(f, "trusted<7>.l3", "3b", 2, XATTR_REPLACE) == 0);
-		XT_CHECK(removexattr(f, "trusted<7>.l1") == 0);
+		XT_CHECK(has_value(f, "trusted.<7>l3", "3"));
+		XT_CHECK(setxattr(f, "trusted.<7>l3", "3b", 2, XATTR_REPLACE) == 0);
+		XT_CHECK(removexattr(f, "trusted.<7>l1") == 0);
 		XT_CHECK_ERR(getxattr(f, "trusted.l1", NULL, 0), ENODATA);
-		XT_CHECK(trusted_names_are(f, NAMES("trusted.l2", "trusted<7>.l3")));
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.l2", "trusted.<7>l3")));
 	});
 	IN_CHAIN(chain, 1, {
 		XT_CHECK(setxattr(f, "trusted.l1", "1", 1, XATTR_CREATE) == 0);
-		XT_CHECK(has_value(f, "trusted<5>.l2", "2"));
-		XT_CHECK(has_value(f, "trusted<5><7>.l3", "3b"));
-		XT_CHECK(trusted_names_are(f, NAMES("trusted.l1", "trusted<5>.l2",
-						    "trusted<5><7>.l3")));
+		XT_CHECK(has_value(f, "trusted.<5>l2", "2"));
+		XT_CHECK(has_value(f, "trusted.<5><7>l3", "3b"));
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.l1", "trusted.<5>l2",
+						    "trusted.<5><7>l3")));
 	});
-	/* the initial namespace sees them all, in the filesystem's uids */
+	/* the initial namespace sees them all, as stored */
 	ASSERT_TRUE(has_value(f, "trusted.host", "h"));
-	ASSERT_TRUE(has_value(f, "trusted<1000>.l1", "1"));
-	ASSERT_TRUE(has_value(f, "trusted<1000><5>.l2", "2"));
-	ASSERT_TRUE(has_value(f, "trusted<1000><5><7>.l3", "3b"));
-	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", "trusted<1000>.l1",
-					       "trusted<1000><5>.l2",
-					       "trusted<1000><5><7>.l3")));
+	ASSERT_TRUE(has_value(f, "trusted.<1000>l1", "1"));
+	ASSERT_TRUE(has_value(f, "trusted.<1000><5>l2", "2"));
+	ASSERT_TRUE(has_value(f, "trusted.<1000><5><7>l3", "3b"));
+	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", "trusted.<1000>l1",
+					       "trusted.<1000><5>l2",
+					       "trusted.<1000><5><7>l3")));
 	/* and may change and remove them */
-	ASSERT_EQ(0, setxattr(f, "trusted<1000><5>.l2", "2h", 2, XATTR_REPLACE));
-	ASSERT_EQ(0, removexattr(f, "trusted<1000><5><7>.l3"));
+	ASSERT_EQ(0, setxattr(f, "trusted.<1000><5>l2", "2h", 2, XATTR_REPLACE));
+	ASSERT_EQ(0, removexattr(f, "trusted.<1000><5><7>l3"));
 	IN_CHAIN(chain, 3, {
 		XT_CHECK_ERR(getxattr(f, "trusted.l3", NULL, 0), ENODATA);
 		XT_CHECK(trusted_names_are(f, NAMES(NULL)));
@@ -327,7 +330,8 @@ TEST_F(trusted, userns_nested_depth_1_2_3)
 /*
  * Biederman's case: a namespace nested in another with the same root kuid
  * (0 mapped to 0) cannot read, list, overwrite or remove its parent's
- * entries; its own show in the parent as trusted<0>.name.
+ * entries; its own show in the parent as trusted.<0>name, and in the
+ * initial namespace as stored, trusted.<1000><0>name.
  */
 TEST_F(trusted, userns_same_root_nested)
 {
@@ -348,11 +352,11 @@ TEST_F(trusted, userns_same_root_nested)
 	});
 	IN_CHAIN(chain, 1, {
 		XT_CHECK(has_value(f, "trusted.label", "parent"));
-		XT_CHECK(has_value(f, "trusted<0>.label", "forged"));
-		XT_CHECK(trusted_names_are(f, NAMES("trusted.label", "trusted<0>.label")));
+		XT_CHECK(has_value(f, "trusted.<0>label", "forged"));
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.label", "trusted.<0>label")));
 	});
-	ASSERT_TRUE(has_value(f, "trusted<1000>.label", "parent"));
-	ASSERT_TRUE(has_value(f, "trusted<1000><0>.label", "forged"));
+	ASSERT_TRUE(has_value(f, "trusted.<1000>label", "parent"));
+	ASSERT_TRUE(has_value(f, "trusted.<1000><0>label", "forged"));
 }
 
 /*
@@ -380,8 +384,8 @@ TEST_F(trusted, userns_siblings)
 		XT_CHECK(setxattr(f, "trusted.s", "mine", 4, XATTR_CREATE) == 0);
 		XT_CHECK(trusted_names_are(f, NAMES("trusted.s")));
 	});
-	ASSERT_TRUE(has_value(f, "trusted<1000>.s", "shared"));
-	ASSERT_TRUE(has_value(f, "trusted<1001>.s", "mine"));
+	ASSERT_TRUE(has_value(f, "trusted.<1000>s", "shared"));
+	ASSERT_TRUE(has_value(f, "trusted.<1001>s", "mine"));
 }
 
 /*
@@ -417,8 +421,8 @@ TEST_F(trusted, userns_no_capability_or_unmapped_owner)
 		XT_CHECK_ERR(removexattr(f, "trusted.x"), EPERM);
 		XT_CHECK(trusted_names_are(f, NAMES(NULL)));
 	});
-	ASSERT_TRUE(has_value(f, "trusted<1000>.x", "v"));
-	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", "trusted<1000>.x")));
+	ASSERT_TRUE(has_value(f, "trusted.<1000>x", "v"));
+	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", "trusted.<1000>x")));
 }
 
 /*
@@ -467,23 +471,39 @@ TEST_F(trusted, userns_idmapped_mounts)
 		XT_CHECK_ERR(setxattr(m2, "trusted.via1", "x", 1, 0), EPERM);
 		XT_CHECK(trusted_names_are(m2, NAMES(NULL)));
 	});
-	ASSERT_TRUE(has_value(self->file, "trusted<1000>.via1", "1"));
-	ASSERT_TRUE(has_value(self->file, "trusted<1000>.via2", "2"));
+	ASSERT_TRUE(has_value(self->file, "trusted.<1000>via1", "1"));
+	ASSERT_TRUE(has_value(self->file, "trusted.<1000>via2", "2"));
 	/*
 	 * The host through an idmapped mount sees the first uid as the mount
 	 * shows it, like a file's owner: 1000 is 5000 through the first
 	 * mount, 6000 through the second; the name it writes there is stored
 	 * under the filesystem's uid.
 	 */
-	ASSERT_TRUE(has_value(m1, "trusted<5000>.via1", "1"));
-	ASSERT_TRUE(has_value(m2, "trusted<6000>.via2", "2"));
-	ASSERT_TRUE(trusted_names_are(m1, NAMES("trusted.host", "trusted<5000>.via1",
-						"trusted<5000>.via2")));
-	ASSERT_EQ(0, setxattr(m2, "trusted<6000>.host", "h", 1, XATTR_CREATE));
-	ASSERT_TRUE(has_value(self->file, "trusted<1000>.host", "h"));
+	ASSERT_TRUE(has_value(m1, "trusted.<5000>via1", "1"));
+	ASSERT_TRUE(has_value(m2, "trusted.<6000>via2", "2"));
+	ASSERT_TRUE(trusted_names_are(m1, NAMES("trusted.host", "trusted.<5000>via1",
+						"trusted.<5000>via2")));
+	ASSERT_EQ(0, setxattr(m2, "trusted.<6000>host", "h", 1, XATTR_CREATE));
+	ASSERT_TRUE(has_value(self->file, "trusted.<1000>host", "h"));
+	/* a chain whose first uid the mount does not map: not there */
 	errno = 0;
-	ASSERT_EQ(-1, getxattr(m1, "trusted<1000>.via1", NULL, 0));
+	ASSERT_EQ(-1, getxattr(m1, "trusted.<1000>via1", NULL, 0));
 	ASSERT_EQ(ENODATA, errno);
+	errno = 0;
+	ASSERT_EQ(-1, setxattr(m1, "trusted.<1000>via1", "x", 1, 0));
+	ASSERT_EQ(EPERM, errno);
+	errno = 0;
+	ASSERT_EQ(-1, removexattr(m1, "trusted.<1000>via1"));
+	ASSERT_EQ(EPERM, errno);
+	ASSERT_TRUE(has_value(self->file, "trusted.<1000>via1", "1"));
+	/* a name that is no canonical chain goes through as spelt */
+	ASSERT_EQ(0, setxattr(m1, "trusted.<01>odd", "o", 1, XATTR_CREATE));
+	ASSERT_TRUE(has_value(self->file, "trusted.<01>odd", "o"));
+	ASSERT_TRUE(has_value(m2, "trusted.<01>odd", "o"));
+	/* through the plain mount, the stored names */
+	ASSERT_TRUE(trusted_names_are(self->file, NAMES("trusted.host", "trusted.<1000>via1",
+							"trusted.<1000>via2", "trusted.<1000>host",
+							"trusted.<01>odd")));
 }
 
 /*
@@ -520,8 +540,8 @@ TEST_F(trusted, userns_prefix_per_mount_and_map)
 		XT_CHECK(trusted_names_are(f, NAMES("trusted.plain")));
 		XT_CHECK(trusted_names_are(m1, NAMES("trusted.mapped")));
 	});
-	ASSERT_TRUE(has_value(f, "trusted<5000>.plain", "p"));
-	ASSERT_TRUE(has_value(f, "trusted<1000>.mapped", "m"));
+	ASSERT_TRUE(has_value(f, "trusted.<5000>plain", "p"));
+	ASSERT_TRUE(has_value(f, "trusted.<1000>mapped", "m"));
 
 	ASSERT_EQ(0, pipe2(ready, O_CLOEXEC));
 	ASSERT_EQ(0, pipe2(mapped, O_CLOEXEC));
@@ -546,14 +566,15 @@ TEST_F(trusted, userns_prefix_per_mount_and_map)
 	ASSERT_EQ(0, xt_write_file(path, "0 1000 1\n"));
 	ASSERT_EQ(1, write(mapped[1], "m", 1));
 	ASSERT_EQ(0, xt_wait(pid));
-	ASSERT_TRUE(has_value(f, "trusted<1000>.late", "l"));
-	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", "trusted<5000>.plain",
-					       "trusted<1000>.mapped", "trusted<1000>.late")));
+	ASSERT_TRUE(has_value(f, "trusted.<1000>late", "l"));
+	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", "trusted.<5000>plain",
+					       "trusted.<1000>mapped", "trusted.<1000>late")));
 }
 
 /*
  * Entries are ordinary trusted xattrs on disk: they survive an unmount,
- * and turning the switch off and on again changes nothing stored.
+ * and turning the switch off and on again changes nothing stored. The
+ * host sees and uses the same name, as stored, at both switches.
  */
 TEST_F(trusted, userns_survive_remount_and_switch)
 {
@@ -577,106 +598,538 @@ TEST_F(trusted, userns_survive_remount_and_switch)
 	ASSERT_TRUE(has_value(f, "trusted.<1000>kept", "k"));
 	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.<1000>kept", "trusted.host")));
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
-	ASSERT_TRUE(has_value(f, "trusted<1000>.kept", "k"));
+	/* and with it on, under the same name: there is no other */
+	ASSERT_TRUE(has_value(f, "trusted.<1000>kept", "k"));
+	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.<1000>kept", "trusted.host")));
+	errno = 0;
+	ASSERT_EQ(-1, getxattr(f, "trusted<1000>.kept", NULL, 0));
+	ASSERT_EQ(EOPNOTSUPP, errno);
 	IN_CHAIN(l1, 1, {
 		XT_CHECK(has_value(f, "trusted.kept", "k"));
 	});
 }
 
-/* Spellings that no stored name has, in every namespace. */
-static const char * const malformed[] = {
+/*
+ * The initial namespace's view does not depend on the switch. A file that
+ * holds the host's names, the names of namespaces at depths 1 to 3 and of
+ * a sibling, and host names that only look like chains (those under
+ * <1000> no namespace can spell).
+ */
+#define NS_SIBLING "0 1001 1\n1 1000 1\n"
+
+static void put_names(struct __test_metadata *_metadata, const char *f)
+{
+	static const char * const chain[] = { NS_L1, NS_L2, NS_L3 };
+	static const char * const sibling[] = { NS_SIBLING };
+
+	IN_CHAIN(chain, 3, {
+		XT_CHECK(setxattr(f, "trusted.l3", "3", 1, XATTR_CREATE) == 0);
+	});
+	IN_CHAIN(chain, 2, {
+		XT_CHECK(setxattr(f, "trusted.l2", "2", 1, XATTR_CREATE) == 0);
+	});
+	IN_CHAIN(chain, 1, {
+		XT_CHECK(setxattr(f, "trusted.l1", "1", 1, XATTR_CREATE) == 0);
+		/* a name of its child <5>, set by the parent */
+		XT_CHECK(setxattr(f, "trusted.<5>by1", "b", 1, XATTR_CREATE) == 0);
+	});
+	IN_CHAIN(sibling, 1, {
+		XT_CHECK(setxattr(f, "trusted.s", "s", 1, XATTR_CREATE) == 0);
+	});
+	ASSERT_EQ(0, setxattr(f, "trusted.<01>x", "o", 1, XATTR_CREATE));
+	ASSERT_EQ(0, setxattr(f, "trusted.<1000>", "c", 1, XATTR_CREATE));
+	ASSERT_EQ(0, setxattr(f, "trusted.<1000><01>x", "z", 1, XATTR_CREATE));
+	/* namespace 1000's ".dot", set by the host */
+	ASSERT_EQ(0, setxattr(f, "trusted.<1000>.dot", "d", 1, XATTR_CREATE));
+	ASSERT_EQ(0, setxattr(f, "user.u", "u", 1, XATTR_CREATE));
+}
+
+/* What put_names() stored, as the initial namespace lists it. */
+#define STORED_NAMES NAMES("trusted.host", "trusted.<1000><5><7>l3",		\
+			   "trusted.<1000><5>l2", "trusted.<1000>l1",		\
+			   "trusted.<1000><5>by1", "trusted.<1001>s",		\
+			   "trusted.<01>x", "trusted.<1000>",			\
+			   "trusted.<1000><01>x", "trusted.<1000>.dot")
+
+/* Every namespace of put_names() sees its names, with their values. */
+static void check_ns_views(struct __test_metadata *_metadata, const char *f)
+{
+	static const char * const chain[] = { NS_L1, NS_L2, NS_L3 };
+	static const char * const sibling[] = { NS_SIBLING };
+
+	IN_CHAIN(chain, 3, {
+		XT_CHECK(has_value(f, "trusted.l3", "3"));
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.l3")));
+	});
+	IN_CHAIN(chain, 2, {
+		XT_CHECK(has_value(f, "trusted.l2", "2"));
+		XT_CHECK(has_value(f, "trusted.by1", "b"));
+		XT_CHECK(has_value(f, "trusted.<7>l3", "3"));
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.l2", "trusted.by1",
+						    "trusted.<7>l3")));
+	});
+	IN_CHAIN(chain, 1, {
+		XT_CHECK(has_value(f, "trusted.l1", "1"));
+		XT_CHECK(has_value(f, "trusted.<5>l2", "2"));
+		XT_CHECK(has_value(f, "trusted.<5><7>l3", "3"));
+		XT_CHECK(has_value(f, "trusted..dot", "d"));
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.l1", "trusted.<5>l2",
+						    "trusted.<5>by1", "trusted.<5><7>l3",
+						    "trusted..dot")));
+	});
+	IN_CHAIN(sibling, 1, {
+		XT_CHECK(has_value(f, "trusted.s", "s"));
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.s")));
+	});
+}
+
+/* A whole listing, by listxattr() and by flistxattr(). */
+struct full_list {
+	char buf[4096];
+	ssize_t len, probe, flen;
+	char fbuf[4096];
+};
+
+static void list_all(struct __test_metadata *_metadata, const char *f,
+		     struct full_list *l)
+{
+	int fd = open(f, O_RDONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	l->probe = listxattr(f, NULL, 0);
+	l->len = listxattr(f, l->buf, sizeof(l->buf));
+	l->flen = flistxattr(fd, l->fbuf, sizeof(l->fbuf));
+	close(fd);
+	ASSERT_LT(0, l->len);
+	ASSERT_EQ(l->len, l->probe);
+	ASSERT_EQ(l->len, l->flen);
+	ASSERT_EQ(0, memcmp(l->buf, l->fbuf, l->len));
+}
+
+/*
+ * Root's listing through a plain mount is byte for byte the same at
+ * switch 1 and at switch 0, size probe and order included: it is the
+ * stored names, as a stock kernel lists them.
+ */
+TEST_F(trusted, userns_root_list_same_at_both_switches)
+{
+	static struct full_list at1, at0, again;
+	const char *f = self->file;
+
+	NEED_SWITCH();
+	put_names(_metadata, f);
+	ASSERT_TRUE(trusted_names_are(f, STORED_NAMES));
+	list_all(_metadata, f, &at1);
+	ASSERT_TRUE(xt_list_has(at1.buf, at1.len, "user.u"));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	list_all(_metadata, f, &at0);
+	ASSERT_EQ(at1.len, at0.len);
+	ASSERT_EQ(0, memcmp(at1.buf, at0.buf, at1.len));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	list_all(_metadata, f, &again);
+	ASSERT_EQ(at1.len, again.len);
+	ASSERT_EQ(0, memcmp(at1.buf, again.buf, at1.len));
+	check_ns_views(_metadata, f);
+}
+
+/* getfattr --dump of every trusted.* name root lists. */
+#define DUMP_MAX 32
+
+struct tdump {
+	int n;
+	char name[DUMP_MAX][XATTR_NAME_MAX + 1];
+	char value[DUMP_MAX][16];
+	ssize_t len[DUMP_MAX];
+	const char *names[DUMP_MAX + 1];	/* for trusted_names_are() */
+};
+
+static void dump_trusted(struct __test_metadata *_metadata, const char *f,
+			 struct tdump *d)
+{
+	char list[4096];
+	ssize_t len = listxattr(f, list, sizeof(list)), off;
+
+	ASSERT_LT(0, len);
+	d->n = 0;
+	for (off = 0; off < len; off += strlen(list + off) + 1) {
+		if (strncmp(list + off, "trusted.", 8))
+			continue;
+		ASSERT_GT(DUMP_MAX, d->n);
+		snprintf(d->name[d->n], sizeof(d->name[0]), "%s", list + off);
+		d->len[d->n] = getxattr(f, list + off, d->value[d->n],
+					sizeof(d->value[0]));
+		ASSERT_LE(0, d->len[d->n]) {
+			TH_LOG("listed %s, not readable: %s", list + off,
+			       strerror(errno));
+		}
+		d->names[d->n] = d->name[d->n];
+		d->n++;
+	}
+	d->names[d->n] = NULL;
+}
+
+/* Each dumped name: read it, remove it, set it again (XATTR_CREATE). */
+static void reset_each(struct __test_metadata *_metadata, const char *f,
+		       const struct tdump *d)
+{
+	char buf[16];
+	int i;
+
+	for (i = 0; i < d->n; i++) {
+		ASSERT_EQ(d->len[i], getxattr(f, d->name[i], buf, sizeof(buf)))
+			TH_LOG("%s: %s", d->name[i], strerror(errno));
+		ASSERT_EQ(0, memcmp(buf, d->value[i], d->len[i]));
+		ASSERT_EQ(0, removexattr(f, d->name[i]))
+			TH_LOG("%s: %s", d->name[i], strerror(errno));
+		errno = 0;
+		ASSERT_EQ(-1, getxattr(f, d->name[i], NULL, 0));
+		ASSERT_EQ(ENODATA, errno);
+		ASSERT_EQ(0, setxattr(f, d->name[i], d->value[i], d->len[i],
+				      XATTR_CREATE))
+			TH_LOG("%s: %s", d->name[i], strerror(errno));
+	}
+}
+
+static void remove_all(struct __test_metadata *_metadata, const char *f,
+		       const struct tdump *d)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++)
+		ASSERT_EQ(0, removexattr(f, d->name[i]))
+			TH_LOG("%s: %s", d->name[i], strerror(errno));
+	ASSERT_TRUE(trusted_names_are(f, NAMES(NULL)));
+}
+
+static void restore_all(struct __test_metadata *_metadata, const char *f,
+			const struct tdump *d)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++)
+		ASSERT_EQ(0, setxattr(f, d->name[i], d->value[i], d->len[i],
+				      XATTR_CREATE))
+			TH_LOG("%s: %s", d->name[i], strerror(errno));
+}
+
+/*
+ * A name root lists at one switch is the same name at the other: root
+ * reads, removes and sets it again there, and the namespaces find their
+ * names as they were. A dump taken at one switch restores at the other.
+ */
+TEST_F(trusted, userns_root_names_cross_the_switch)
+{
+	static struct tdump d;
+	const char *f = self->file;
+	int from;
+
+	NEED_SWITCH();
+	put_names(_metadata, f);
+	for (from = 1; from >= 0; from--) {
+		/* listed at `from`, read, removed and set again at !from */
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, from));
+		dump_trusted(_metadata, f, &d);
+		ASSERT_EQ(10, d.n);
+		ASSERT_TRUE(trusted_names_are(f, STORED_NAMES));
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, !from));
+		reset_each(_metadata, f, &d);
+		ASSERT_TRUE(trusted_names_are(f, d.names));
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+		check_ns_views(_metadata, f);
+
+		/* getfattr --dump at `from`, remove, restore at !from */
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, from));
+		dump_trusted(_metadata, f, &d);
+		ASSERT_EQ(10, d.n);
+		remove_all(_metadata, f, &d);
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, !from));
+		ASSERT_TRUE(trusted_names_are(f, NAMES(NULL)));
+		restore_all(_metadata, f, &d);
+		ASSERT_TRUE(trusted_names_are(f, STORED_NAMES));
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+		check_ns_views(_metadata, f);
+	}
+}
+
+/*
+ * The overflow uid (kernel.overflowuid, 65534: nobody, which unrelated
+ * daemons share) names no namespace. A namespace whose root is nobody in
+ * its parent, one level down or nested, has no trusted.* names at all:
+ * EPERM to set and remove, ENODATA to get, none listed, though it has
+ * CAP_SYS_ADMIN over the file (its user.* works) and root stored names
+ * under its chain. A sibling whose root is the uid below works.
+ */
+static void nobody_refused(struct __test_metadata *_metadata, const char *f)
+{
+	XT_CHECK_ERR(setxattr(f, "trusted.x", "v", 1, 0), EPERM);
+	XT_CHECK_ERR(setxattr(f, "trusted.x", "v", 1, XATTR_CREATE), EPERM);
+	XT_CHECK_ERR(setxattr(f, "trusted.planted", "v", 1, XATTR_REPLACE), EPERM);
+	XT_CHECK_ERR(getxattr(f, "trusted.planted", NULL, 0), ENODATA);
+	XT_CHECK_ERR(getxattr(f, "trusted.x", NULL, 0), ENODATA);
+	XT_CHECK_ERR(removexattr(f, "trusted.planted"), EPERM);
+	/* nor its descendants' */
+	XT_CHECK_ERR(setxattr(f, "trusted.<0>x", "v", 1, 0), EPERM);
+	XT_CHECK_ERR(getxattr(f, "trusted.<0>x", NULL, 0), ENODATA);
+	XT_CHECK(trusted_names_are(f, NAMES(NULL)));
+	/* it is privileged over the file all the same */
+	XT_CHECK(setxattr(f, "user.nobody", "n", 1, 0) == 0);
+	XT_CHECK(removexattr(f, "user.nobody") == 0);
+}
+
+TEST_F(trusted, userns_overflow_root_has_no_names)
+{
+	int ov = xt_sysctl_get("/proc/sys/kernel/overflowuid");
+	char nobody[64], below[64], wide[64], nested[64], nested_below[64];
+	const char *f = self->file;
+	const char *d1[1] = { nobody }, *s1[1] = { below };
+	const char *d2[2] = { wide, nested }, *s2[2] = { wide, nested_below };
+	char planted[64], planted2[64];
+
+	NEED_SWITCH();
+	ASSERT_LT(1, ov) TH_LOG("kernel.overflowuid: %d", ov);
+	/* one level down: root is nobody; the file's owner is its uid 1 */
+	snprintf(nobody, sizeof(nobody), "0 %d 1\n1 1000 1\n", ov);
+	snprintf(below, sizeof(below), "0 %d 1\n1 1000 1\n", ov - 1);
+	/* nested: root 1000 with nobody mapped, then a root that is its nobody */
+	snprintf(wide, sizeof(wide), "0 1000 1\n1 200000 %d\n", ov + 1);
+	snprintf(nested, sizeof(nested), "0 %d 1\n1 0 1\n", ov);
+	snprintf(nested_below, sizeof(nested_below), "0 %d 1\n1 0 1\n", ov - 1);
+	/* names root stores under the chains those namespaces would have */
+	snprintf(planted, sizeof(planted), "trusted.<%d>planted", ov);
+	snprintf(planted2, sizeof(planted2), "trusted.<1000><%d>planted", ov);
+	ASSERT_EQ(0, setxattr(f, planted, "p", 1, XATTR_CREATE));
+	ASSERT_EQ(0, setxattr(f, planted2, "q", 1, XATTR_CREATE));
+
+	IN_CHAIN(d1, 1, {
+		nobody_refused(_metadata, f);
+	});
+	IN_CHAIN(d2, 2, {
+		nobody_refused(_metadata, f);
+	});
+	IN_CHAIN(s1, 1, {
+		XT_CHECK(setxattr(f, "trusted.x", "1", 1, XATTR_CREATE) == 0);
+		XT_CHECK(has_value(f, "trusted.x", "1"));
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.x")));
+	});
+	IN_CHAIN(s2, 2, {
+		XT_CHECK(setxattr(f, "trusted.x", "2", 1, XATTR_CREATE) == 0);
+		XT_CHECK(has_value(f, "trusted.x", "2"));
+		XT_CHECK(trusted_names_are(f, NAMES("trusted.x")));
+	});
+	/* the parent of both nested ones sees its descendants' names */
+	IN_CHAIN(d2, 1, {
+		char nm[64], nb[64];
+
+		snprintf(nm, sizeof(nm), "trusted.<%d>planted", ov);
+		snprintf(nb, sizeof(nb), "trusted.<%d>x", ov - 1);
+		XT_CHECK(has_value(f, nm, "q"));
+		XT_CHECK(has_value(f, nb, "2"));
+		XT_CHECK(trusted_names_are(f, NAMES(nm, nb)));
+	});
+	{
+		char b1[64], b2[64];
+
+		snprintf(b1, sizeof(b1), "trusted.<%d>x", ov - 1);
+		snprintf(b2, sizeof(b2), "trusted.<1000><%d>x", ov - 1);
+		ASSERT_TRUE(has_value(f, b1, "1"));
+		ASSERT_TRUE(has_value(f, b2, "2"));
+		/* nothing of the namespaces without names */
+		ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", planted, planted2,
+						       b1, b2)));
+	}
+}
+
+/*
+ * v2 spelt a namespace's names "trusted<1000>.x"; there is no such
+ * spelling any more. A name that begins "trusted<" is no trusted.* name:
+ * the VFS leaves it alone, and no handler of the filesystems under test
+ * takes it (EOPNOTSUPP), for every caller at either switch, as on a stock
+ * kernel.
+ */
+static const char * const not_trusted[] = {
 	"trusted<", "trusted<>", "trusted<01>.x", "trusted<+1>.x",
 	"trusted<-1>.x", "trusted<4294967295>.x", "trusted<1",
 	"trusted<1>", "trusted<1>.", "trusted<1>x", "trusted<a>.b",
-	"trusted<1><>.x", "trusted< 1>.x",
-	/* its namespace would have to spell it "trusted.<2>.x" */
-	"trusted<1>.<2>.x",
-	/* the stored spelling of a chain: its one spelling is trusted<1000>.x */
-	"trusted.<1000>x", "trusted.<1000>.x",
+	"trusted<1><>.x", "trusted< 1>.x", "trusted<1>.<2>.x",
+	/* what v2 took for the names of namespaces 1000, 1000/5 and 0 */
+	"trusted<1000>.x", "trusted<1000><5>.x", "trusted<0>.x",
 };
 
-/* More in a namespace, where "trusted.<" begins no name at all. */
+/*
+ * In a namespace, "trusted." must go on with a name that does not begin
+ * with "<", or with a descendant's canonical chain and such a name:
+ * anything else is EINVAL. In the initial namespace all but "trusted."
+ * are ordinary names, stored as spelt (userns_malformed_names_host_names
+ * below, and trusted_boundary_test).
+ */
 static const char * const ns_malformed[] = {
-	"trusted.<", "trusted.<abc>.x", "trusted.<1000>",
+	"trusted.", "trusted.<", "trusted.<>", "trusted.<>x", "trusted.<01>x",
+	"trusted.<00>x", "trusted.<+1>x", "trusted.<-1>x",
+	"trusted.<4294967295>x", "trusted.<99999999999999999999>x",
+	"trusted.<1", "trusted.<1>", "trusted.<0>", "trusted.<1><",
+	"trusted.<1><2>", "trusted.<a>b", "trusted.<x>y", "trusted.<1><>x",
+	"trusted.< 1>x", "trusted.<1 >x", "trusted.<1><01>x", "trusted.<<1>>x",
 };
 
-/* A name that is EINVAL to set, to get and to remove. */
-static void check_einval(struct __test_metadata *_metadata, const char *f,
-			 const char *name)
+/*
+ * A canonical chain and then a name, however odd: a descendant's name,
+ * which a namespace may use. Stored under the namespace's chain as
+ * "trusted.<1000>" + what follows "trusted.".
+ */
+static const char * const ns_odd_but_valid[] = {
+	"trusted.<1>.x", "trusted.<1>>x", "trusted.<0>.", "trusted.<4294967294>x",
+	"trusted.<1>.<2>.x", "trusted.<1>x<2>", "trusted.<1><2>.",
+};
+
+/* A name whose set, get and remove fail with these errors. */
+static void check_errs(struct __test_metadata *_metadata, const char *f,
+		       const char *name, int set_err, int get_err, int rm_err)
 {
-	bool einval;
-	int err;
+	int s, g, r;
 
 	errno = 0;
-	einval = !(setxattr(f, name, "v", 1, 0) != -1 || errno != EINVAL ||
-		   getxattr(f, name, NULL, 0) != -1 || errno != EINVAL ||
-		   removexattr(f, name) != -1 || errno != EINVAL);
-	err = errno;
-	ASSERT_TRUE(einval) {
-		TH_LOG("%s: errno %d, want EINVAL", name, err);
+	s = setxattr(f, name, "v", 1, 0) == -1 ? errno : 0;
+	errno = 0;
+	g = getxattr(f, name, NULL, 0) == -1 ? errno : 0;
+	errno = 0;
+	r = removexattr(f, name) == -1 ? errno : 0;
+	ASSERT_TRUE(s == set_err && g == get_err && r == rm_err) {
+		TH_LOG("%s: set/get/remove errno %d/%d/%d, want %d/%d/%d",
+		       name, s, g, r, set_err, get_err, rm_err);
 	}
 }
 
-static void check_malformed(struct __test_metadata *_metadata, const char *f,
-			    bool ns)
+/* Every name of not_trusted[]: no handler, in every namespace. */
+static void check_not_trusted(struct __test_metadata *_metadata, const char *f)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(malformed); i++)
-		check_einval(_metadata, f, malformed[i]);
-	for (i = 0; ns && i < ARRAY_SIZE(ns_malformed); i++)
-		check_einval(_metadata, f, ns_malformed[i]);
+	for (i = 0; i < ARRAY_SIZE(not_trusted); i++)
+		check_errs(_metadata, f, not_trusted[i], EOPNOTSUPP, EOPNOTSUPP,
+			   EOPNOTSUPP);
 }
 
 /*
- * With the switch off, a namespace gets what a stock kernel gives it:
- * "trusted<" begins no handler's prefix (EOPNOTSUPP), and "trusted.<" is
- * a trusted.* name it may not use.
- */
-static void check_stock(struct __test_metadata *_metadata, const char *f)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(malformed); i++) {
-		const char *name = malformed[i];
-		bool dot = name[7] == '.';
-
-		TH_LOG("%s", name);
-		XT_CHECK_ERR(setxattr(f, name, "v", 1, 0), dot ? EPERM : EOPNOTSUPP);
-		XT_CHECK_ERR(getxattr(f, name, NULL, 0), dot ? ENODATA : EOPNOTSUPP);
-		XT_CHECK_ERR(removexattr(f, name), dot ? EPERM : EOPNOTSUPP);
-	}
-}
-
-/*
- * Malformed spellings are EINVAL in every namespace, and a namespace's
- * "trusted.<..." too; the initial namespace uses a "trusted.<" name that
- * is no stored chain as it is spelt (trusted_boundary_test has those).
+ * Switch 1. A namespace gets EINVAL for the names of ns_malformed[], and
+ * EOPNOTSUPP for those of not_trusted[] (it may write the file: the error
+ * is the missing handler's), as does the initial namespace. With the
+ * switch off, a namespace gets what a stock kernel gives it: EPERM and
+ * ENODATA for every trusted.* name, EOPNOTSUPP for the others.
  */
 TEST_F(trusted, userns_malformed_names)
 {
 	static const char * const l1[] = { NS_L1 };
 	const char *f = self->file;
-	pid_t pid;
+	size_t i;
 
 	NEED_SWITCH();
-	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		check_malformed(_metadata, f, false);
-		_exit(_metadata->exit_code);
-	}
-	ASSERT_EQ(0, xt_wait(pid));
+	check_not_trusted(_metadata, f);
 	IN_CHAIN(l1, 1, {
-		check_malformed(_metadata, f, true);
-	});
-	/* with the switch off, the stock errors */
-	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
-	IN_CHAIN(l1, 1, {
-		check_stock(_metadata, f);
+		for (i = 0; i < ARRAY_SIZE(ns_malformed); i++)
+			check_errs(_metadata, f, ns_malformed[i], EINVAL, EINVAL, EINVAL);
+		check_not_trusted(_metadata, f);
+		XT_CHECK(trusted_names_are(f, NAMES(NULL)));
 	});
 	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host")));
+
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	check_not_trusted(_metadata, f);
+	IN_CHAIN(l1, 1, {
+		for (i = 0; i < ARRAY_SIZE(ns_malformed); i++)
+			check_errs(_metadata, f, ns_malformed[i], EPERM, ENODATA, EPERM);
+		for (i = 0; i < ARRAY_SIZE(ns_odd_but_valid); i++)
+			check_errs(_metadata, f, ns_odd_but_valid[i], EPERM, ENODATA, EPERM);
+		check_not_trusted(_metadata, f);
+	});
+	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host")));
+}
+
+/*
+ * A canonical chain followed by any name is a descendant's name: the
+ * namespace sets, reads, lists and removes it as spelt, and the initial
+ * namespace finds it under the namespace's chain.
+ */
+TEST_F(trusted, userns_odd_descendant_names)
+{
+	static const char * const l1[] = { NS_L1 };
+	const char *want[ARRAY_SIZE(ns_odd_but_valid) + 1];
+	char stored[ARRAY_SIZE(ns_odd_but_valid)][64];
+	const char *host_want[ARRAY_SIZE(ns_odd_but_valid) + 2];
+	const char *f = self->file;
+	size_t i;
+
+	NEED_SWITCH();
+	for (i = 0; i < ARRAY_SIZE(ns_odd_but_valid); i++) {
+		want[i] = ns_odd_but_valid[i];
+		snprintf(stored[i], sizeof(stored[i]), "trusted.<1000>%s",
+			 ns_odd_but_valid[i] + strlen("trusted."));
+		host_want[i] = stored[i];
+	}
+	want[i] = NULL;
+	host_want[i] = "trusted.host";
+	host_want[i + 1] = NULL;
+	IN_CHAIN(l1, 1, {
+		for (i = 0; i < ARRAY_SIZE(ns_odd_but_valid); i++) {
+			XT_CHECK(setxattr(f, ns_odd_but_valid[i], "o", 1, XATTR_CREATE) == 0);
+			XT_CHECK(has_value(f, ns_odd_but_valid[i], "o"));
+		}
+		XT_CHECK(trusted_names_are(f, want));
+	});
+	ASSERT_TRUE(trusted_names_are(f, host_want));
+	for (i = 0; i < ARRAY_SIZE(ns_odd_but_valid); i++)
+		ASSERT_TRUE(has_value(f, stored[i], "o"));
+	IN_CHAIN(l1, 1, {
+		for (i = 0; i < ARRAY_SIZE(ns_odd_but_valid); i++)
+			XT_CHECK(removexattr(f, ns_odd_but_valid[i]) == 0);
+		XT_CHECK(trusted_names_are(f, NAMES(NULL)));
+	});
+	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host")));
+}
+
+/*
+ * The initial namespace uses every trusted.* name as it is spelt, at
+ * either switch: the names of ns_malformed[] (but "trusted.", which no
+ * handler takes) are ordinary names of its own, stored, read, listed and
+ * removed as spelt; no namespace sees them, nor the same after its own
+ * chain, which it cannot spell. One name at a time, as a filesystem with
+ * 1 KiB blocks keeps few names per inode.
+ */
+TEST_F(trusted, userns_malformed_names_host_names)
+{
+	static const char * const l1[] = { NS_L1 };
+	const char *f = self->file;
+	char under[64];
+	size_t i;
+	int on;
+
+	NEED_SWITCH();
+	for (on = 1; on >= 0; on--) {
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, on));
+		for (i = 0; i < ARRAY_SIZE(ns_malformed); i++) {
+			const char *name = ns_malformed[i];
+
+			if (!strcmp(name, "trusted."))
+				continue;
+			/* the same after namespace 1000's chain */
+			snprintf(under, sizeof(under), "trusted.<1000>%s",
+				 name + strlen("trusted."));
+			ASSERT_EQ(0, setxattr(f, name, "m", 1, XATTR_CREATE))
+				TH_LOG("switch %d: %s: %s", on, name, strerror(errno));
+			ASSERT_EQ(0, setxattr(f, under, "u", 1, XATTR_CREATE))
+				TH_LOG("switch %d: %s: %s", on, under, strerror(errno));
+			ASSERT_TRUE(has_value(f, name, "m"));
+			ASSERT_TRUE(has_value(f, under, "u"));
+			ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", name, under)));
+			if (on) {
+				IN_CHAIN(l1, 1, {
+					XT_CHECK(trusted_names_are(f, NAMES(NULL)));
+				});
+			}
+			ASSERT_EQ(0, removexattr(f, name));
+			ASSERT_EQ(0, removexattr(f, under));
+		}
+		ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host")));
+	}
 }
 
 /*
@@ -706,8 +1159,9 @@ TEST_F(trusted, userns_empty_name)
 /*
  * The longest name that fits once translated, and one byte more (ERANGE),
  * from a namespace (chain "<1000>") and from the initial namespace, whose
- * spelling is as long as the stored name: only the 255-byte limit of every
- * name applies to it.
+ * spelling is the stored name: only the 255-byte limit of every name
+ * applies to it (a longer one is ERANGE when the name is copied in, as on
+ * a stock kernel).
  */
 static char bigbuf[XATTR_SIZE_MAX + 1];
 
@@ -716,13 +1170,13 @@ TEST_F(trusted, userns_name_length)
 	static const char * const l1[] = { NS_L1 };
 	const char *f = self->file;
 	/* stored: "trusted." + "<1000>" + suffix <= 255 */
-	char fits[256], over[256], host_fits[256], host_over[257];
+	char fits[256], over[256], host_fits[256], host_over[257], stored[256];
 
 	NEED_SWITCH();
 	snprintf(fits, sizeof(fits), "trusted.%0241d", 0);
 	snprintf(over, sizeof(over), "trusted.%0242d", 0);
-	snprintf(host_fits, sizeof(host_fits), "trusted<1000>.%0241d", 1);
-	snprintf(host_over, sizeof(host_over), "trusted<1000>.%0242d", 1);
+	snprintf(host_fits, sizeof(host_fits), "trusted.<1000>%0241d", 1);
+	snprintf(host_over, sizeof(host_over), "trusted.<1000>%0242d", 1);
 	/*
 	 * The limit is the VFS's (XATTR_NAME_MAX on the stored name, checked
 	 * where the name is translated), the same on every filesystem: each
@@ -737,6 +1191,10 @@ TEST_F(trusted, userns_name_length)
 		XT_CHECK_ERR(getxattr(f, over, bigbuf, XATTR_SIZE_MAX), ERANGE);
 		XT_CHECK_ERR(getxattr(f, over, bigbuf, XATTR_SIZE_MAX + 1), ERANGE);
 	});
+	/* the namespace's name as stored: 255 bytes */
+	snprintf(stored, sizeof(stored), "trusted.<1000>%0241d", 0);
+	ASSERT_EQ(255U, strlen(stored));
+	ASSERT_TRUE(has_value(f, stored, "v"));
 	ASSERT_EQ(0, setxattr(f, host_fits, "w", 1, XATTR_CREATE));
 	errno = 0;
 	ASSERT_EQ(-1, setxattr(f, host_over, "w", 1, 0));
@@ -783,13 +1241,15 @@ TEST_F(trusted, userns_create_replace_sizes)
 		XT_CHECK_ERR(removexattr(f, "trusted.c"), ENODATA);
 	});
 	if (big)
-		ASSERT_EQ(XATTR_SIZE_MAX, getxattr(f, "trusted<1000>.big", NULL, 0));
+		ASSERT_EQ(XATTR_SIZE_MAX, getxattr(f, "trusted.<1000>big", NULL, 0));
 }
 
 /*
  * listxattr: the size probe returns exactly the translated size, a buffer
  * one byte short is ERANGE, and a buffer that fits the translated list but
- * not the stored one works (the initial namespace's names are shorter).
+ * not the stored one works (the namespace's names are shorter than the
+ * stored ones). The initial namespace's list is the stored names, and as
+ * long.
  */
 TEST_F(trusted, userns_list_probe_and_erange)
 {
@@ -804,18 +1264,21 @@ TEST_F(trusted, userns_list_probe_and_erange)
 		ssize_t n;
 
 		XT_CHECK(setxattr(f, "trusted.a", "1", 1, 0) == 0);
-		XT_CHECK(setxattr(f, "trusted<9>.bb", "2", 1, 0) == 0);
+		XT_CHECK(setxattr(f, "trusted.<9>bb", "2", 1, 0) == 0);
 		XT_CHECK(setxattr(f, "user.u", "3", 1, 0) == 0);
 		n = listxattr(f, NULL, 0);
-		/* "trusted.a" "trusted<9>.bb" "user.u" and nothing else */
+		/* "trusted.a" "trusted.<9>bb" "user.u" and nothing else */
 		XT_CHECK(n == 10 + 14 + 7);
 		XT_CHECK(listxattr(f, b, n) == n);
 		XT_CHECK_ERR(listxattr(f, b, n - 1), ERANGE);
 	});
 	len = listxattr(f, NULL, 0);
-	/* "trusted.host" "trusted<1000>.a" "trusted<1000><9>.bb" "user.u" */
+	/* "trusted.host" "trusted.<1000>a" "trusted.<1000><9>bb" "user.u" */
 	ASSERT_EQ(13 + 16 + 20 + 7, len);
 	ASSERT_EQ(len, listxattr(f, buf, len));
+	ASSERT_TRUE(xt_list_has(buf, len, "user.u"));
+	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host", "trusted.<1000>a",
+					       "trusted.<1000><9>bb")));
 	errno = 0;
 	ASSERT_EQ(-1, listxattr(f, buf, len - 1));
 	ASSERT_EQ(ERANGE, errno);
@@ -855,23 +1318,37 @@ TEST_F(trusted, userns_io_uring)
 		XT_CHECK(xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.u", buf,
 					sizeof(buf), 0) == 2);
 		XT_CHECK(!memcmp(buf, "io", 2));
-		XT_CHECK(xt_uring_xattr(IORING_OP_FSETXATTR, fd, NULL, "trusted<3>.f",
+		XT_CHECK(xt_uring_xattr(IORING_OP_FSETXATTR, fd, NULL, "trusted.<3>f",
 					"fd", 2, 0) == 0);
-		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted<3>.f",
+		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<3>f",
 					buf, sizeof(buf), 0) == 2);
 		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.host",
 					buf, sizeof(buf), 0) == -ENODATA);
-		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted<01>.x", "v", 1,
+		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.<01>x", "v", 1,
 					0) == -EINVAL);
-		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>.x",
+		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>",
 					buf, sizeof(buf), 0) == -EINVAL);
+		/* a descendant's name, that nobody set */
+		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>.x",
+					buf, sizeof(buf), 0) == -ENODATA);
+		/* v2's spelling: no trusted.* name, no handler */
+		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted<3>.f", "v", 1,
+					0) == -EOPNOTSUPP);
+		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted<3>.f",
+					buf, sizeof(buf), 0) == -EOPNOTSUPP);
 		/* and the system calls agree */
 		XT_CHECK(has_value(f, "trusted.u", "io"));
-		XT_CHECK(has_value(f, "trusted<3>.f", "fd"));
+		XT_CHECK(has_value(f, "trusted.<3>f", "fd"));
 		close(fd);
 	});
-	ASSERT_TRUE(has_value(f, "trusted<1000>.u", "io"));
-	ASSERT_TRUE(has_value(f, "trusted<1000><3>.f", "fd"));
+	ASSERT_TRUE(has_value(f, "trusted.<1000>u", "io"));
+	ASSERT_TRUE(has_value(f, "trusted.<1000><3>f", "fd"));
+	/* the initial namespace through io_uring: the stored names too */
+	ASSERT_EQ(2, xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.<1000><3>f",
+				    NULL, 0, 0));
+	ASSERT_EQ(0, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.<1000>u", "ui", 2,
+				    XATTR_REPLACE));
+	ASSERT_TRUE(has_value(f, "trusted.<1000>u", "ui"));
 }
 
 /* The directories of an overlayfs in the test's directory, and its options. */
@@ -937,7 +1414,7 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 	ASSERT_EQ(0, setxattr(lfile, "trusted.host", "h", 1, 0));
 	ASSERT_EQ(0, setxattr(lfile, "user.u", "u", 1, 0));
 	if (on)
-		ASSERT_EQ(0, setxattr(lfile, "trusted<1000>.mine", "m", 1, 0));
+		ASSERT_EQ(0, setxattr(lfile, "trusted.<1000>mine", "m", 1, 0));
 
 	pid = fork_in_chain(_metadata, l1, 1);
 	ASSERT_LE(0, pid);
@@ -969,8 +1446,8 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 	ASSERT_EQ(-1, getxattr(ufile, "trusted.host", NULL, 0));
 	ASSERT_EQ(ENODATA, errno);
 	if (on) {
-		ASSERT_TRUE(has_value(ufile, "trusted<1000>.mine", "m"));
-		ASSERT_TRUE(trusted_names_are(ufile, NAMES("trusted<1000>.mine")));
+		ASSERT_TRUE(has_value(ufile, "trusted.<1000>mine", "m"));
+		ASSERT_TRUE(trusted_names_are(ufile, NAMES("trusted.<1000>mine")));
 	} else {
 		ASSERT_TRUE(trusted_names_are(ufile, NAMES(NULL)));
 	}
@@ -978,8 +1455,9 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 
 /*
  * An overlayfs the host mounts (initial namespace, trusted.overlay.*)
- * deals in stored names: copying a file up keeps the namespaces' entries
- * as they are, and the host's own.
+ * deals in stored names, which are the host's spelling: copying a file up
+ * keeps the namespaces' entries as they are, and the host's own. The
+ * host's names are the same on a stock kernel, where the test runs too.
  */
 TEST_F(trusted, init_overlayfs_copy_up_keeps_namespaced)
 {
@@ -987,27 +1465,37 @@ TEST_F(trusted, init_overlayfs_copy_up_keeps_namespaced)
 	char lfile[PATH_MAX], ufile[PATH_MAX], mfile[PATH_MAX];
 	int fd;
 
-	if (!self->had_switch)
-		SKIP(return, "kernel without fs.xattr_trusted_userns");
 	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, false));
 	snprintf(lfile, sizeof(lfile), "%s/g", o.lower);
 	snprintf(ufile, sizeof(ufile), "%s/g", o.upper);
 	snprintf(mfile, sizeof(mfile), "%s/g", o.merged);
 	ASSERT_EQ(0, xt_mknode(lfile, S_IFREG, XT_OWNER, XT_OWNER));
-	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	if (self->had_switch)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
 	ASSERT_EQ(0, setxattr(lfile, "trusted.host", "h", 1, 0));
-	ASSERT_EQ(0, setxattr(lfile, "trusted<1000>.ns", "n", 1, 0));
-	ASSERT_EQ(0, setxattr(lfile, "trusted<1000><5>.nested", "d", 1, 0));
+	ASSERT_EQ(0, setxattr(lfile, "trusted.<1000>ns", "n", 1, 0));
+	ASSERT_EQ(0, setxattr(lfile, "trusted.<1000><5>nested", "d", 1, 0));
 	if (mount("overlay", o.merged, "overlay", 0, o.opts))
 		SKIP(return, "overlayfs over %s: %s", variant->fs.fstype, strerror(errno));
 	fd = open(mfile, O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	close(fd);
-	ASSERT_TRUE(has_value(mfile, "trusted<1000>.ns", "n"));
+	ASSERT_TRUE(has_value(mfile, "trusted.<1000>ns", "n"));
 	ASSERT_EQ(0, umount(o.merged));
 	ASSERT_TRUE(has_value(ufile, "trusted.host", "h"));
-	ASSERT_TRUE(has_value(ufile, "trusted<1000>.ns", "n"));
-	ASSERT_TRUE(has_value(ufile, "trusted<1000><5>.nested", "d"));
+	ASSERT_TRUE(has_value(ufile, "trusted.<1000>ns", "n"));
+	ASSERT_TRUE(has_value(ufile, "trusted.<1000><5>nested", "d"));
+	if (self->had_switch) {
+		static const char * const l1[] = { NS_L1 };
+
+		/* still namespace 1000's names on the copy */
+		IN_CHAIN(l1, 1, {
+			XT_CHECK(has_value(ufile, "trusted.ns", "n"));
+			XT_CHECK(has_value(ufile, "trusted.<5>nested", "d"));
+			XT_CHECK(trusted_names_are(ufile, NAMES("trusted.ns",
+								"trusted.<5>nested")));
+		});
+	}
 }
 
 /*
@@ -1054,8 +1542,8 @@ TEST_F(trusted, userns_overlayfs_upper)
 			_exit(_metadata->exit_code);
 		}
 		XT_CHECK(xt_wait(child) == 0);
-		XT_CHECK(has_value(path, "trusted<5>.c", "c"));
-		XT_CHECK(trusted_names_are(path, NAMES("trusted.ov", "trusted<5>.c")));
+		XT_CHECK(has_value(path, "trusted.<5>c", "c"));
+		XT_CHECK(trusted_names_are(path, NAMES("trusted.ov", "trusted.<5>c")));
 		XT_CHECK(removexattr(path, "trusted.ov") == 0);
 		XT_CHECK(setxattr(path, "trusted.ov", "p", 1, XATTR_CREATE) == 0);
 		_exit(_metadata->exit_code);
@@ -1065,10 +1553,10 @@ TEST_F(trusted, userns_overlayfs_upper)
 		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
 		     variant->fs.fstype);
 	ASSERT_EQ(0, status);
-	ASSERT_TRUE(has_value(file, "trusted<1000>.ov", "p"));
-	ASSERT_TRUE(has_value(file, "trusted<1000><5>.c", "c"));
-	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.host", "trusted<1000>.ov",
-						  "trusted<1000><5>.c")));
+	ASSERT_TRUE(has_value(file, "trusted.<1000>ov", "p"));
+	ASSERT_TRUE(has_value(file, "trusted.<1000><5>c", "c"));
+	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.host", "trusted.<1000>ov",
+						  "trusted.<1000><5>c")));
 }
 
 TEST_HARNESS_MAIN
