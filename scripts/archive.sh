@@ -26,8 +26,7 @@ while IFS=: read -r bin pkg; do
 		cp -L "$f" "$root$f"
 	done
 done <"$REPO/initramfs/archive-tools.list"
-gcc -O2 -Wall -Werror -static -o "$root/usr/bin/xattr_archive" \
-	"$REPO/tools/xattr-archive/xattr_archive.c" ||
+make -s -C "$REPO/tools/xattr-archive" OUT="$root/usr/bin" "$root/usr/bin/xattr_archive" ||
 	die "tools/xattr-archive does not build"
 # the kernel unpacks concatenated archives one after the other
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$OUT/archive-extra.cpio.gz"

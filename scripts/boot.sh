@@ -8,10 +8,11 @@
 # Environment: XATTRNS_ACCEL=tcg|kvm (default: tcg unless a KVM probe boot
 # answered), XATTRNS_TIMEOUT (seconds; default from lib.sh's guest_timeout),
 # XATTRNS_QEMU_EXTRA, XATTRNS_TESTS (COLLECTION:TEST,... to run only those
-# kselftests), XATTRNS_FUZZ_SECONDS and XATTRNS_FUZZ_SEED (the fuzzer's
-# budget and seed), XATTRNS_CPUS (vCPUs; default: guest_cpus in lib.sh),
-# XATTRNS_INITRD (another initramfs: make archive's, with the archive tools),
-# XATTRNS_KIMAGE (another kernel image: make check-series' per series).
+# kselftests), XATTRNS_FUZZ_STEPS, XATTRNS_FUZZ_SEED and XATTRNS_FUZZ_SECONDS
+# (the fuzzer's steps, seed and time bound), XATTRNS_CPUS (vCPUs; default:
+# guest_cpus in lib.sh), XATTRNS_INITRD (another initramfs: make archive's,
+# with the archive tools), XATTRNS_KIMAGE (another kernel image: make
+# check-series' per series).
 # Runs in parallel with another boot.sh: installs nothing (check_deps).
 . "$(dirname "$0")/lib.sh"
 
@@ -23,6 +24,7 @@ initrd=${XATTRNS_INITRD:-$OUT/initramfs.cpio.gz}
 [ -f "$initrd" ] || die "no initramfs at $initrd (make initramfs)"
 check_deps
 fuzz=${XATTRNS_FUZZ_SECONDS:-$(fuzz_seconds_default check)}
+fuzz_steps=${XATTRNS_FUZZ_STEPS:-$(fuzz_steps_default check)}
 cpus=${XATTRNS_CPUS:-$(guest_cpus "$kernel" "$mode")}
 
 accel=${XATTRNS_ACCEL:-}
@@ -80,9 +82,10 @@ qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -m 1G -smp "$smp"
 	-kernel "$kimage" -initrd "$initrd" "${disks[@]}"
 	${XATTRNS_QEMU_EXTRA:-})
 cmdline="console=ttyS0 loglevel=5 panic=-1 tsc=reliable xattrns.mode=$mode"
-# the fuzzer's budget (seconds per filesystem), the time each test program
-# gets, and the seed when given
-cmdline="$cmdline xattrns.fuzz_seconds=$fuzz xattrns.test_timeout=$(test_timeout "$fuzz")"
+# the fuzzer's steps and time bound (per filesystem), the time each test
+# program gets, and the seed when given
+cmdline="$cmdline xattrns.fuzz_steps=$fuzz_steps xattrns.fuzz_seconds=$fuzz"
+cmdline="$cmdline xattrns.test_timeout=$(test_timeout "$fuzz")"
 [ -z "${XATTRNS_FUZZ_SEED:-}" ] || cmdline="$cmdline xattrns.fuzz_seed=$XATTRNS_FUZZ_SEED"
 # only some kselftest programs: XATTRNS_TESTS=filesystems/xattr:xattr_fuzz_test
 [ -z "${XATTRNS_TESTS:-}" ] || cmdline="$cmdline xattrns.tests=$XATTRNS_TESTS"

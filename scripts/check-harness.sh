@@ -1,7 +1,8 @@
 #!/bin/bash
 # check-harness.sh: the harness's own tests (make check-harness; the first
 # step of make check). Feeds the KTAP parser (ktap.awk), the tally
-# (tally.awk), the comparison's renderer (compare.awk) and the benchmark's
+# (tally.awk), the comparison's renderer (compare.awk) and its check against
+# the expected verdicts (comparison.sh, verdicts.awk), and the benchmark's
 # (bench.awk) synthetic logs: a clean run must pass with the exact counts,
 # and every way a run can break must fail, with a non-zero exit status and
 # at least one failure counted. No kernel, no QEMU, a second or two.
@@ -12,7 +13,7 @@
 S=$REPO/scripts
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
+n=0 failed=0 skipped=0
 echo "TAP version 13"
 result() { # result 0|1 DESCRIPTION [DETAIL...]
 	n=$((n + 1))
@@ -264,6 +265,92 @@ grep -v '^CELL|2.goyal|(b) ' "$tmp/console-patched.log" >"$tmp/console-patched-m
 fails "compare.awk fails when a design lacks a cell the others measured" \
 	cmp_awk "$tmp/console-stock.log" "$tmp/console-patched-missing.log"
 
+# ---- comparison.sh: verdicts against design/comparison.expected ----
+
+# A design directory of its own (XATTRNS_DESIGN) and kernel source version
+# (XATTRNS_CACHE): the run above, accepted, is what later runs must measure.
+mkdir -p "$tmp/design" "$tmp/cache"
+printf '# Design\n\n%s\n\n%s\n\nProse.\n' \
+	'<!-- verdict table: generated from comparison.expected by make accept-comparison; make check compares -->' \
+	'<!-- end of the verdict table -->' >"$tmp/design/README.md"
+comparison() { XATTRNS_DESIGN=$tmp/design XATTRNS_CACHE=$tmp/cache "$S/comparison.sh" "$@"; }
+# page NAME KVER SRCVER [SED]: this run's comparison.md from the synthetic
+# consoles (kernel release KVER, source version SRCVER, a cell changed by SED)
+page() {
+	local k
+	echo "$3" >"$tmp/cache/linux-source.version"
+	for k in stock patched; do
+		sed -e "s/^XATTRNS-BEGIN .*/XATTRNS-BEGIN $2/" -e "${4:-}" "$tmp/console-$k.log" \
+			>"$tmp/$1-console-$k.log"
+	done
+	XATTRNS_CACHE=$tmp/cache "$S/render-comparison.sh" "$tmp/$1-console-stock.log" \
+		"$tmp/$1-console-patched.log" >"$tmp/$1.md"
+}
+# unchanged: the design files are as saved (snapshot) after the last accept
+snapshot() { rm -rf "$tmp/saved"; cp -r "$tmp/design" "$tmp/saved"; }
+unchanged() { diff -r "$tmp/saved" "$tmp/design" >>"$tmp/out" 2>&1; }
+page run0 6.12.0 1.0-1
+rc=0
+ACCEPT=1 comparison update "$tmp/run0.md" >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && grep -qxF '| (b) host user changes the guest'"'"'s label | BREACH | BREACH | BREACH | BREACH |' \
+	"$tmp/design/comparison.expected" &&
+	grep -qxF '| 2.goyal title | 2 of 2 | stopped | BREACH | CAP_SYS_ADMIN |' "$tmp/design/README.md" &&
+	cmp -s "$tmp/run0.md" "$tmp/design/comparison.md"; then
+	result 0 "comparison.sh: an accepted run writes the expected cells, the page and README's table"
+else
+	result 1 "comparison.sh: an accepted run writes the expected cells, the page and README's table" "exit status $rc"
+fi
+snapshot
+passes "comparison.sh: the accepted run checks clean" \
+	"comparison: design/README.md's verdict table is design/comparison.expected's" \
+	comparison check "$tmp/run0.md"
+grep -q '6\.12\.0.*1\.0-1' "$tmp/run0.md" && ! grep -q '6\.12\.0\|1\.0-1' "$tmp/design/comparison.expected" &&
+	result 0 "comparison.sh: the page names the versions, the expected file does not" ||
+	result 1 "comparison.sh: the page names the versions, the expected file does not"
+
+page run1 6.12.99 2.0-1
+passes "comparison.sh: a new kernel and source version alone do not fail the check" \
+	"comparison: design/README.md's verdict table is design/comparison.expected's" \
+	comparison check "$tmp/run1.md"
+rc=0
+comparison update "$tmp/run1.md" >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && diff -r -x comparison.md "$tmp/saved" "$tmp/design" >>"$tmp/out" 2>&1 &&
+	cmp -s "$tmp/run1.md" "$tmp/design/comparison.md"; then
+	result 0 "comparison.sh: make run takes a new version alone (the page, not the expected cells)"
+else
+	result 1 "comparison.sh: make run takes a new version alone (the page, not the expected cells)" "exit status $rc"
+fi
+cp "$tmp/run0.md" "$tmp/design/comparison.md"
+
+page run2 6.12.0 1.0-1 's/^\(CELL|2.goyal|(b) host user changes the guest.s label|\)BREACH$/\1stopped/'
+fails "comparison.sh: a changed verdict fails the check" comparison check "$tmp/run2.md"
+rc=0
+comparison update "$tmp/run2.md" >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" != 0 ] && unchanged &&
+	grep -qF "2.goyal title, \"(b) host user changes the guest's label\": expected BREACH, measured stopped" "$tmp/out"; then
+	result 0 "comparison.sh: make run refuses a changed verdict, names the cell, writes nothing"
+else
+	result 1 "comparison.sh: make run refuses a changed verdict, names the cell, writes nothing" "exit status $rc"
+fi
+rc=0
+ACCEPT=1 comparison update "$tmp/run2.md" >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && grep -qxF '| 2.goyal title | 2 of 2 | stopped | stopped | CAP_SYS_ADMIN |' "$tmp/design/README.md" &&
+	grep -qxF '| (b) host user changes the guest'"'"'s label | BREACH | stopped | BREACH | BREACH |' \
+		"$tmp/design/comparison.expected" &&
+	cmp -s "$tmp/run2.md" "$tmp/design/comparison.md"; then
+	result 0 "comparison.sh: ACCEPT=1 writes the changed verdict (expected cells, page, README's table)"
+else
+	result 1 "comparison.sh: ACCEPT=1 writes the changed verdict (expected cells, page, README's table)" "exit status $rc"
+fi
+passes "comparison.sh: the accepted change checks clean" \
+	"comparison: design/README.md's verdict table is design/comparison.expected's" \
+	comparison check "$tmp/run2.md"
+fails "comparison.sh: the old verdict now fails the check" comparison check "$tmp/run0.md"
+sed -i 's/^| 2.goyal title | 2 of 2 | stopped | stopped | CAP_SYS_ADMIN |$/| 2.goyal title | 2 of 2 | stopped | BREACH | CAP_SYS_ADMIN |/' \
+	"$tmp/design/README.md"
+fails "comparison.sh: a README verdict table edited by hand fails the check" \
+	comparison check "$tmp/run2.md"
+
 # ---- bench.awk: a figure taken on a jiffies clock is refused ----
 
 bench_log() { # bench_log CLOCKSOURCE STEP_NS MEDIAN_NS
@@ -301,6 +388,148 @@ else
 	result 1 "bench.awk marks a figure whose runs last fewer than 100 clock steps" "exit status $rc"
 fi
 
+# ---- bench.awk: the targets, the regression exit, the figures ----
+
+# A run of every target's cases on tmpfs: figures as the guests print them
+# (BENCH|fs|case|call|min|median|max|calls per run), the patched kernel's
+# with the switches read back. The namespace's listing of 16 names costs
+# 1.20 of stock's (met), of 128 names 1.30 (missed).
+bench_row() { # bench_row CASE CALL FIGURE
+	echo "BENCH|tmpfs|$1|$2|$3|$3|$3|400"
+}
+bench_targets() { # bench_targets stock|patched [TREE FIGURE: a wall-clock run's]
+	local k=$1 tree=${2:-} s2=", second pass" pass sfx n d
+	echo "XATTRNS-BEGIN 6.12.0"
+	echo "XATTRNS-GUEST cpus_online=0 nproc=1 clocksource=tsc available=tsc"
+	echo "BENCH-CLOCK|4000000|72|400"
+	[ "$k" = stock ] || { echo "BENCH-SWITCHES|0|0"; s2=", switches 1"; f=1; }
+	for pass in 1 2; do
+		sfx=; [ "$pass" = 1 ] || sfx=$s2
+		if [ "$pass" = 2 ] && [ "$k" = patched ]; then echo "BENCH-SWITCHES|1|1"; fi
+		bench_row "user.* regular file$sfx" get 5200
+		bench_row "trusted.* initial namespace$sfx" get 5000
+		bench_row "trusted.* initial namespace$sfx" set 6000
+		for n in 16 128 1024; do
+			bench_row "list $n names, root$sfx" list $((10000 * n / 16))
+			bench_row "list $n names, root$sfx" "list probe" $((8000 * n / 16))
+			bench_row "list $n names, depth 1 non-root$sfx" list $((6000 * n / 16))
+			if [ "$k$pass" = patched2 ]; then
+				bench_row "list $n names, depth 1$sfx" list $(((n == 16 ? 12000 : 13000) * n / 16))
+				bench_row "list $n names, depth 1$sfx" "list probe" $((11000 * n / 16))
+			else
+				bench_row "list $n names, depth 1$sfx" list $((6000 * n / 16))
+			fi
+		done
+	done
+	bench_row "user.* depth 1$s2" get 5300
+	if [ "$k" = patched ]; then
+		for d in 1 3; do
+			bench_row "trusted.* depth $d, switches 1" get $((5100 + 100 * d))
+			bench_row "trusted.* depth $d, switches 1" set $((6100 + 100 * d))
+			bench_row "trusted.* depth $d, stored name as root, switches 1" get 5050
+		done
+		bench_row "list 128 names of depth 2, depth 2, switches 1" list 90000
+		[ -z "$tree" ] || echo "BENCH-TREE|tmpfs|tree walk, depth 1, switches 1|2|256|$tree"
+		echo "BENCH-SWITCHES|0|0"
+	else
+		bench_row "list 128 names of depth 2, root, second pass" list 80000
+		[ -z "$tree" ] || echo "BENCH-TREE|tmpfs|tree walk, depth 1, second pass|2|256|$tree"
+	fi
+	echo "XATTRNS-BENCH-END rc=0"
+}
+bench_targets stock >"$tmp/t-stock-icount.log"
+bench_targets patched >"$tmp/t-patched-icount.log"
+bench_targets stock "30000|31000|33000" >"$tmp/t-stock-wall.log"
+bench_targets patched "31000|32000|35000" >"$tmp/t-patched-wall.log"
+bench_t() { # bench_t COMMITTED [AWK ARGS]: bench.awk on the target logs
+	local committed=$1
+	shift
+	awk -v stamp=now -v committed="$committed" "$@" -f "$S/bench.awk" \
+		"$tmp"/t-{stock,patched}-icount.log "$tmp"/t-{stock,patched}-wall.log
+}
+# has DESCRIPTION RC PATTERN...: the last bench_t exited RC, its output has
+# every line PATTERN (a grep -F -x line)
+has() {
+	local desc=$1 want=$2 rc=$3 p
+	shift 3
+	if [ "$rc" != "$want" ]; then
+		result 1 "$desc" "exit status $rc, want $want"
+		return
+	fi
+	for p in "$@"; do
+		if ! grep -q -F -x -- "$p" "$tmp/out"; then
+			result 1 "$desc" "no line: $p"
+			return
+		fi
+	done
+	result 0 "$desc"
+}
+: >"$tmp/none.md"
+rc=0
+bench_t "$tmp/none.md" >"$tmp/out" 2>&1 || rc=$?
+has "bench.awk lists the namespaced targets with measured, goal and result" 0 "$rc" \
+	"| 1 | tmpfs list 16 names from depth 1 / stock's raw listing | 1.200 | <= 1.25 | met | a namespace's view against stock's listing of the same stored names |" \
+	"| 1 | tmpfs list 128 names from depth 1 / stock's raw listing | 1.300 | <= 1.25 | MISSED | a namespace's view against stock's listing of the same stored names |" \
+	"| 1 | tmpfs list 16 names from depth 1: probe / its listing | 0.917 | <= 1.00 | met | the size probe costs no more than the listing |" \
+	"| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.375 | <= 1.25 | MISSED | against stock's probe of the same stored names (root) |" \
+	"| 1 | tmpfs list 1024 names by a non-root uid at depth 1 / stock's | 1.000 | <= 1.05 | met | a caller who sees no trusted.* name, on both kernels |" \
+	"| 1 | tmpfs list 128 names as root / stock | 1.000 | <= 1.10 | met | the initial namespace's listing, names as stored |" \
+	"| 1 | tmpfs trusted.* get depth 1 / initial namespace | 1.040 | <= 1.05 | met | a namespace's own trusted.*, switches 1 both |" \
+	"| 1 | tmpfs trusted.* set depth 3 / initial namespace | 1.067 | <= 1.10 | met | a namespace's own trusted.*, switches 1 both |" \
+	"| 0 | tmpfs list 16 names, depth 1 non-root list, switches 0 / stock | 1.0000 | <= 1.005 | met | issue 13: stock at stock cost |"
+has "bench.awk breaks a namespace's listing and get down into stages" 0 "$rc" \
+	"| tmpfs | 16 | 230 | 10000 | 10000 | 8000 | 12000 | 11000 | - | - | +2000 | 125.0 | -1000 | - / - |" \
+	"| tmpfs | 1 | get | 5000 | 5050 | 5200 | +50 | +150 | +100 | +50 | 1.040 |" \
+	"| tmpfs | 2 | 5000 | - | - | 80000 | 90000 | 1.125 |"
+has "bench.awk renders the tree walk (wall-clock, 2 threads)" 0 "$rc" \
+	"| (wall) tmpfs, tree walk, depth 1, 2 | 31000 | 9% | 32000 | 12% | 1.032 |"
+# the committed page records the 16-name target as met and the 128-name one
+# as met with another goal: only the first can regress
+{
+	echo "| 1 | tmpfs list 16 names from depth 1 / stock's raw listing | 1.100 | <= 1.25 | met | x |"
+	echo "| 1 | tmpfs list 128 names from depth 1 / stock's raw listing | 1.300 | <= 1.50 | met | x |"
+	echo "| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.100 | <= 1.25 | met | x |"
+} >"$tmp/committed.md"
+rc=0
+bench_t "$tmp/committed.md" >"$tmp/out" 2>&1 || rc=$?
+has "bench.awk exits 3 when a target the committed page records as met misses the same goal" 3 "$rc" \
+	"| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.375 | <= 1.25 | MISSED, REGRESSED | against stock's probe of the same stored names (root) |" \
+	"| 1 | tmpfs list 128 names from depth 1 / stock's raw listing | 1.300 | <= 1.25 | MISSED | a namespace's view against stock's listing of the same stored names |" \
+	"- tmpfs list 16 names from depth 1: probe / stock's probe (1.375, goal <= 1.25)"
+sed 's/^| 1 | tmpfs list 16 names from depth 1: probe.*//' "$tmp/committed.md" >"$tmp/committed-ok.md"
+rc=0
+bench_t "$tmp/committed-ok.md" >"$tmp/out" 2>&1 || rc=$?
+has "bench.awk passes when every target the committed page records as met still is" 0 "$rc" \
+	"No target that the committed page records as met misses its goal now."
+# the second pass measured with the trusted switch read back 0
+sed '0,/^BENCH-SWITCHES|1|1$/s//BENCH-SWITCHES|1|0/' "$tmp/t-patched-icount.log" >"$tmp/t-badsw.log"
+fails "bench.awk refuses a figure measured at another setting than its case says" \
+	awk -v stamp=now -f "$S/bench.awk" "$tmp/t-stock-icount.log" "$tmp/t-badsw.log" \
+	"$tmp/t-stock-wall.log" "$tmp/t-patched-wall.log"
+# the figures: gnuplot renders the script bench.awk writes, to well-formed SVG
+mkdir -p "$tmp/plots"
+rc=0
+bench_t "$tmp/none.md" -v plot="$tmp/plots/p.gp" -v plotdir="$tmp/plots" >"$tmp/out" 2>&1 || rc=$?
+if ! command -v gnuplot >/dev/null 2>&1; then
+	n=$((n + 1)) skipped=$((skipped + 1))
+	echo "ok $n bench.awk's figures render as SVG # SKIP gnuplot not installed (make deps: gnuplot-nox)"
+elif [ "$rc" != 0 ] || ! gnuplot "$tmp/plots/p.gp" >>"$tmp/out" 2>&1; then
+	result 1 "bench.awk's figures render as SVG" "bench.awk exit status $rc, or gnuplot failed"
+else
+	bad_svg=
+	for f in performance-names:"tmpfs: namespace root's listing" performance-depth:"tmpfs: trusted.* get"; do
+		svg=$tmp/plots/${f%%:*}.svg
+		if ! python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+sys.exit(0 if r.tag.endswith("svg") and len(r) else 1)' "$svg" >>"$tmp/out" 2>&1 ||
+			! grep -q -F "${f#*:}" "$svg"; then
+			bad_svg="$bad_svg ${f%%:*}.svg"
+		fi
+	done
+	result "$([ -z "$bad_svg" ] && echo 0 || echo 1)" \
+		"bench.awk's figures render as SVG (well-formed, a line per series)" "not well-formed or empty:$bad_svg"
+fi
+
 echo "1..$n"
-echo "harness: $((n - failed)) passed, $failed failed, 0 skipped"
+echo "harness: $((n - failed - skipped)) passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -44,11 +44,13 @@ echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 echo 'root:x:0:' >"$root/etc/group"
 echo 'export PS1="xattrns:\w# " PATH=/usr/sbin:/usr/bin:/sbin:/bin' >"$root/etc/profile"
 
-# Dynamic tools, each with the libraries ldd names (and the loader).
+# Dynamic tools, each with the libraries ldd names (and the loader). The
+# mode is kept: newuidmap and newgidmap are setuid root (cpio records the
+# files as root's).
 copy_with_libs() {
 	local bin=$1 lib
 	mkdir -p "$root$(dirname "$bin")"
-	cp -L "$bin" "$root$bin"
+	cp -L --preserve=mode "$bin" "$root$bin"
 	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
 		[ -e "$root$lib" ] && continue
 		mkdir -p "$root$(dirname "$lib")"

@@ -3,7 +3,9 @@
 # standard output, from the CELL lines (tools/xattrd) and VCELL lines
 # (tools/vhostfs, the real virtiofsd) of the two guests' consoles. Exits
 # non-zero when a cell holds no measurement (ERROR) or is missing: the
-# table is still printed, its verdict is not.
+# table is still printed, its verdict is not. The versions that measured it
+# (the kernels', the kernel source's, virtiofsd's package) go on a line of
+# their own, which no check reads.
 . "$(dirname "$0")/lib.sh"
 
 [ $# = 2 ] || die "usage: render-comparison.sh console-stock.log console-patched.log"
@@ -12,8 +14,9 @@ for f in "$@"; do
 	grep -q '^CELL|' "$f" || die "$f holds no comparison (no CELL lines)"
 done
 srcver=$(cat "$XATTRNS_CACHE/linux-source.version" 2>/dev/null || echo unknown)
+qemuver=$(dpkg-query -W -f '${Version}' qemu-system-common 2>/dev/null || echo unknown)
 rc=0
-awk -v srcver="$srcver" -v stamp="$(date -u '+%Y-%m-%d %H:%M UTC')" \
+awk -v srcver="$srcver" -v qemuver="$qemuver" -v stamp="$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	-f "$REPO/scripts/compare.awk" "$1" "$2" || rc=$?
 # the same designs through the real virtiofsd (tools/vhostfs)
 awk -v mode=render -f "$REPO/scripts/clients.awk" "$1" "$2" || rc=$?

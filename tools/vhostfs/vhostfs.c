@@ -6,8 +6,9 @@
  *
  *   vhostfs compare DIR
  *	every design of design/comparison.md this kernel carries, on a fresh
- *	tree under DIR, through one virtiofsd per design; prints
- *	VCELL|design|row|value, the rows and values of `xattrd compare`
+ *	tree under DIR, through one virtiofsd per design: the comparison of
+ *	tools/compare, the one `xattrd compare` runs, its guest's calls as
+ *	FUSE requests; prints VDESIGN, VCELL and VTIME lines (compare.h)
  *   vhostfs [-U] [-S] RULES DIR set NAME VALUE PATH...
  *   vhostfs [-U] [-S] RULES DIR get|remove NAME PATH...
  *   vhostfs [-U] [-S] RULES DIR list PATH...
@@ -21,7 +22,7 @@
  * pid file), either as real root or, like `setpriv --reuid=1000 unshare
  * -r` with newuidmap, as uid 1000 in a user namespace it created, whose
  * maps we (root, as newuidmap would) write: uid_map and gid_map
- * `0 1000 1`, `1 100000 65536`, the map tools/xattrd uses. It exits when
+ * `0 1000 1`, `1 100000 65536` (CMP_DAEMON_MAP). It exits when
  * we disconnect: one daemon per design. VIRTIOFSD overrides its path;
  * VHOSTFS_DEBUG=1 prints its log even when all went well.
  */
@@ -43,60 +44,16 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <sys/xattr.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fuse_client.h"
+#include "../compare/compare.h"
 #include "../lib/nsutil.h"
 
 #define VIRTIOFSD	"/usr/lib/qemu/virtiofsd"
-#define GUEST_ROOT_UID	1000	/* the unprivileged daemon's uid on the host */
-#define ATTACKER_UID	2000	/* another unprivileged host user */
-#define DAEMON_MAP	"0 1000 1\n1 100000 65536\n"
-#define LABEL_NAME	"security.selinux"
-#define SECRET_NAME	"trusted.host.secret"
 #define EXIT_TIMEOUT_MS	10000	/* for the daemon to exit once we hang up */
-
-/* The designs of tools/xattrd, with what the real daemon needs on top. */
-struct design {
-	const char *id;
-	const char *title;
-	const char *rules;
-	const char *sysctl;	/* switch to turn on, or NULL */
-	bool patched;		/* measured on the patched kernel */
-	bool userns;		/* daemon unprivileged in a user namespace */
-	bool sys_admin;		/* -o modcaps=+sys_admin (trusted.* mappings) */
-};
-
-static const struct design designs[] = {
-	{ "stock", "1. stock, user.* mapping, unprivileged",
-	  ":map:security.selinux:user.virtiofs.:", NULL, false, true, false },
-	{ "goyal", "2. Goyal: user.* on special files",
-	  ":map:security.selinux:user.virtiofs.:", "/proc/sys/fs/xattr_user_special",
-	  true, true, false },
-	{ "schaufler", "3. Schaufler: trusted.* mapping, privileged",
-	  ":map:security.selinux:trusted.virtiofs.:", NULL, false, false, true },
-	{ "szeredi", "4. Szeredi/Biederman: trusted.* in a user namespace",
-	  ":map:security.selinux:trusted.virtiofs.:", "/proc/sys/fs/xattr_trusted_userns",
-	  true, true, true },
-};
-
-struct node {
-	const char *name;
-	mode_t type;
-};
-
-static const struct node nodes[] = {
-	{ "file", S_IFREG }, { "dir", S_IFDIR }, { "symlink", S_IFLNK },
-	{ "chr", S_IFCHR }, { "blk", S_IFBLK }, { "fifo", S_IFIFO },
-	{ "sock", S_IFSOCK }, { "devnull", S_IFCHR },
-};
-#define NR_NODES	(sizeof(nodes) / sizeof(nodes[0]))
-#define NR_RELABELLED	(NR_NODES - 1)	/* devnull is the attacks' */
 
 /* One virtiofsd and our connection to it. */
 struct daemon {
@@ -105,26 +62,10 @@ struct daemon {
 	int userns;		/* its user namespace, or -1 */
 	int log;		/* memfd: its stdout and stderr */
 	struct fc fc;
-	uint64_t ids[NR_NODES];	/* node ids of the tree (compare) */
+	uint64_t ids[CMP_NR_NODES];	/* node ids of the tree (compare) */
 };
 
 static struct daemon *running;		/* for the fatal path */
-static const char *switch_on;		/* a sysctl to turn back off */
-
-static const char *errname(int err)
-{
-	switch (err) {
-	case 0: return "ok";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENODATA: return "ENODATA";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EINVAL: return "EINVAL";
-	case ERANGE: return "ERANGE";
-	case EEXIST: return "EEXIST";
-	default: return strerrorname_np(err) ? strerrorname_np(err) : "error";
-	}
-}
 
 static void dump_log(struct daemon *dm)
 {
@@ -143,8 +84,8 @@ static void dump_log(struct daemon *dm)
 	}
 }
 
-static void cleanup_and_exit(void) __attribute__((noreturn));
-static void cleanup_and_exit(void)
+/* The fatal path: kill the daemon that runs, if any, and show its log. */
+static void kill_running(void)
 {
 	if (running && running->pid > 0) {
 		int status;
@@ -156,9 +97,7 @@ static void cleanup_and_exit(void)
 				running->what, status);
 		dump_log(running);
 	}
-	if (switch_on)
-		ns_write_str(switch_on, "0\n");
-	exit(1);
+	running = NULL;
 }
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -172,7 +111,9 @@ static void die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n");
-	cleanup_and_exit();
+	kill_running();
+	cmp_switch_off();
+	exit(1);
 }
 
 static void fc_fatal(struct fc *c, const char *msg) __attribute__((noreturn));
@@ -272,7 +213,7 @@ static int write_map(pid_t pid, const char *file, const char *map)
 
 /*
  * Start a virtiofsd sharing source and connect to it: vhost-user, FUSE_INIT.
- * userns: as uid 1000 in a user namespace of its own (DAEMON_MAP).
+ * userns: as uid 1000 in a user namespace of its own (CMP_DAEMON_MAP).
  */
 static void start_daemon(struct daemon *dm, const char *what, const char *source,
 			 const char *rules, bool userns, bool sys_admin)
@@ -308,9 +249,9 @@ static void start_daemon(struct daemon *dm, const char *what, const char *source
 			_exit(127);
 		if (userns) {
 			/* as the unprivileged user would: its own namespace */
-			if (setgroups(0, NULL) || setresgid(GUEST_ROOT_UID, GUEST_ROOT_UID,
-							    GUEST_ROOT_UID) ||
-			    setresuid(GUEST_ROOT_UID, GUEST_ROOT_UID, GUEST_ROOT_UID))
+			if (setgroups(0, NULL) || setresgid(CMP_DAEMON_UID, CMP_DAEMON_UID,
+							    CMP_DAEMON_UID) ||
+			    setresuid(CMP_DAEMON_UID, CMP_DAEMON_UID, CMP_DAEMON_UID))
 				child_fail("become uid 1000");
 			if (unshare(CLONE_NEWUSER))
 				child_fail("unshare(CLONE_NEWUSER)");
@@ -331,8 +272,8 @@ static void start_daemon(struct daemon *dm, const char *what, const char *source
 			die("%s: the daemon's child failed before its namespace was made", what);
 		snprintf(path, sizeof(path), "/proc/%d/ns/user", dm->pid);
 		dm->userns = open(path, O_RDONLY | O_CLOEXEC);
-		if (dm->userns < 0 || write_map(dm->pid, "uid_map", DAEMON_MAP) ||
-		    write_map(dm->pid, "gid_map", DAEMON_MAP))
+		if (dm->userns < 0 || write_map(dm->pid, "uid_map", CMP_DAEMON_MAP) ||
+		    write_map(dm->pid, "gid_map", CMP_DAEMON_MAP))
 			die("%s: the daemon's user namespace: %s", what, strerror(errno));
 	}
 	if (write(go[1], "g", 1) != 1)
@@ -376,407 +317,89 @@ static void stop_daemon(struct daemon *dm)
 	running = NULL;
 }
 
-/* ---- compare: the scenario of `xattrd compare`, through the daemon ---- */
+/* ---- compare: the comparison of tools/compare, through the daemon ---- */
 
-static void cell(const struct design *d, const char *row, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void cell(const struct design *d, const char *row, const char *fmt, ...)
+static int vf_ready(const char *base)
 {
-	va_list ap;
-
-	printf("VCELL|%s|%s|", d->id, row);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
-
-static int mknode(const char *path, mode_t type, uid_t uid)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd, ret = 0;
-
-	switch (type) {
-	case S_IFREG:
-		fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
-		ret = fd < 0 ? -1 : close(fd);
-		break;
-	case S_IFDIR:
-		ret = mkdir(path, 0755);
-		break;
-	case S_IFLNK:
-		ret = symlink("file", path);
-		break;
-	case S_IFCHR:
-		ret = mknod(path, S_IFCHR | 0666, makedev(1, 3));
-		break;
-	case S_IFBLK:
-		ret = mknod(path, S_IFBLK | 0660, makedev(7, 0));
-		break;
-	case S_IFIFO:
-		ret = mknod(path, S_IFIFO | 0644, 0);
-		break;
-	case S_IFSOCK:
-		if (strlen(path) >= sizeof(sun.sun_path)) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		memcpy(sun.sun_path, path, strlen(path) + 1);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		ret = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&sun, sizeof(sun));
-		if (fd >= 0)
-			close(fd);
-		break;
-	}
-	if (ret || lchown(path, uid, uid))
-		return -1;
-	if (type == S_IFREG && chmod(path, 0666))	/* a shared, writable file */
-		return -1;
-	return 0;
-}
-
-static const char *label_for(const char *node)
-{
-	static char label[64];
-
-	snprintf(label, sizeof(label), "system_u:object_r:%s_t:s0", node);
-	return label;
-}
-
-static uint64_t node_id(struct daemon *dm, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NR_NODES; i++)
-		if (!strcmp(nodes[i].name, name))
-			return dm->ids[i];
-	die("no node %s", name);
-}
-
-/* Does the guest's listxattr show name? 1, 0, or a negative errno. */
-static int guest_lists(struct daemon *dm, uint64_t id, const char *name)
-{
-	char list[4096];
-	ssize_t len, off;
-
-	len = fc_listxattr(&dm->fc, id, list, sizeof(list));
-	if (len < 0)
-		return len;
-	for (off = 0; off < len; off += strlen(list + off) + 1)
-		if (!strcmp(list + off, name))
-			return 1;
-	return 0;
-}
-
-/* The guest relabels every node, reads each back, lists, removes one. */
-static void run_relabel(const struct design *d, struct daemon *dm)
-{
-	char buf[256], row[64];
-	size_t i;
-	int ret;
-
-	for (i = 0; i < NR_RELABELLED; i++) {
-		const char *label = label_for(nodes[i].name);
-		ssize_t len;
-
-		ret = fc_setxattr(&dm->fc, dm->ids[i], LABEL_NAME, label, strlen(label), 0);
-		snprintf(row, sizeof(row), "set %s", nodes[i].name);
-		cell(d, row, "%s", errname(-ret));
-		len = fc_getxattr(&dm->fc, dm->ids[i], LABEL_NAME, buf, sizeof(buf));
-		snprintf(row, sizeof(row), "get %s", nodes[i].name);
-		if (len < 0)
-			cell(d, row, "%s", errname(-len));
-		else
-			cell(d, row, "%s", (size_t)len == strlen(label) &&
-			     !memcmp(buf, label, len) ? "ok" : "wrong value");
-		ret = guest_lists(dm, dm->ids[i], LABEL_NAME);
-		snprintf(row, sizeof(row), "list %s", nodes[i].name);
-		cell(d, row, "%s", ret < 0 ? errname(-ret) : ret ? "listed" : "absent");
-	}
-	ret = fc_removexattr(&dm->fc, node_id(dm, "symlink"), LABEL_NAME);
-	cell(d, "remove symlink", "%s", errname(-ret));
-}
-
-/*
- * The file's label as the guest reads it through the daemon ("" if none).
- * Any error but ENODATA leaves nothing to judge an attack by: stop, never
- * "stopped".
- */
-static void guest_label(struct daemon *dm, char *buf, size_t len)
-{
-	ssize_t n = fc_getxattr(&dm->fc, node_id(dm, "file"), LABEL_NAME, buf, len - 1);
-
-	if (n < 0 && n != -ENODATA)
-		die("%s: the guest cannot read its label back: %s", dm->what, strerror(-n));
-	buf[n > 0 ? n : 0] = 0;
-}
-
-enum who { HOST_USER, NESTED_SAME_ROOT, SAME_UID, SAME_UID_USERNS };
-
-static const char *who_name(enum who who)
-{
-	switch (who) {
-	case HOST_USER: return "host user";
-	case NESTED_SAME_ROOT: return "nested namespace";
-	case SAME_UID: return "uid 1000";
-	case SAME_UID_USERNS: return "uid 1000 in a namespace of its own";
-	}
-	return "?";
-}
-
-/*
- * lsetxattr(path, name, value) in a child as who; its errno (0: success).
- * NESTED_SAME_ROOT: the root of a namespace nested in the daemon's own
- * (the real one: we hold it), mapping 0 to 0; for the privileged daemon,
- * nested in the initial namespace. SAME_UID: a process of the daemon's
- * host uid outside the daemon; SAME_UID_USERNS: the same, as the root of
- * a user namespace it made itself (unshare -r), not the daemon's.
- */
-static int attack_as(struct daemon *dm, enum who who, const char *path,
-		     const char *name, const char *value)
-{
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	if (pid == 0) {
-		switch (who) {
-		case HOST_USER:
-			if (ns_become(ATTACKER_UID))
-				_exit(200);
-			break;
-		case NESTED_SAME_ROOT:
-			if (dm->userns >= 0 && (setns(dm->userns, CLONE_NEWUSER) || ns_become(0)))
-				_exit(200);
-			if (ns_enter("0 0 1\n1 1 1000\n"))
-				_exit(200);
-			break;
-		case SAME_UID:
-		case SAME_UID_USERNS:
-			if (ns_become(GUEST_ROOT_UID))
-				_exit(200);
-			if (who == SAME_UID_USERNS && ns_unshare_self())
-				_exit(200);
-			break;
-		}
-		_exit(lsetxattr(path, name, value, strlen(value), 0) ? errno : 0);
-	}
-	return ns_wait(pid);
-}
-
-static int checked_attack(struct daemon *dm, enum who who, const char *path,
-			  const char *name, const char *value)
-{
-	int ret = attack_as(dm, who, path, name, value);
-
-	if (ret == 200 || ret >= 128)
-		die("%s: the attacker (%s) could not be set up (status %d)", dm->what,
-		    who_name(who), ret);
-	return ret;
-}
-
-/* Every host name on the file but the secret, as the host's root lists them. */
-static int host_names(const char *path, char *out, size_t len)
-{
-	char list[4096];
-	ssize_t n = llistxattr(path, list, sizeof(list)), off;
-	int count = 0;
-
-	if (n < 0)
-		die("llistxattr %s: %s", path, strerror(errno));
-	out[0] = 0;
-	for (off = 0; off < n; off += strlen(list + off) + 1) {
-		if (!strcmp(list + off, SECRET_NAME))
-			continue;
-		if (*out)
-			strncat(out, " ", len - strlen(out) - 1);
-		strncat(out, list + off, len - strlen(out) - 1);
-		count++;
-	}
-	return count;
-}
-
-/*
- * The daemon's own (host-side) name of a guest name under the designs'
- * one-rule mapping ":map:KEY:PREPEND:": what a process of its namespace
- * calls the entry.
- */
-static void mapped_name(const char *rules, const char *guest, char *out, size_t len)
-{
-	char key[128], prepend[128];
-
-	if (sscanf(rules, ":map:%127[^:]:%127[^:]:", key, prepend) != 2 ||
-	    strncmp(guest, key, strlen(key)))
-		die("cannot map %s with the rules %s", guest, rules);
-	snprintf(out, len, "%s%s", prepend, guest);
-}
-
-static void run_attacks(const struct design *d, struct daemon *dm, const char *dir,
-			const char *host_label, const char *host_spelling)
-{
-	char path[600], devnull[600], before[256], after[256], v[256], buf[256];
-	ssize_t n;
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/file", dir);
-	snprintf(devnull, sizeof(devnull), "%s/devnull", dir);
-
-	/* (a) a non-owner attaches an xattr to a root-owned device it can write */
-	ret = checked_attack(dm, HOST_USER, devnull, host_spelling, "junk");
-	cell(d, "(a) host user tags root's device node", "%s", ret ? "stopped" : "BREACH");
-	cell(d, "(a) errno", "%s", errname(ret));
-
-	/* (b) another host user who can write the shared file relabels it */
-	guest_label(dm, before, sizeof(before));
-	ret = checked_attack(dm, HOST_USER, path, host_spelling,
-			     "unconfined_u:object_r:forged_t:s0");
-	guest_label(dm, after, sizeof(after));
-	cell(d, "(b) host user changes the guest's label", "%s",
-	     strcmp(before, after) ? "BREACH" : "stopped");
-	cell(d, "(b) errno", "%s", errname(ret));
-
-	/* (c) a namespace nested in the daemon's, same root kuid, forges it */
-	guest_label(dm, before, sizeof(before));
-	ret = checked_attack(dm, NESTED_SAME_ROOT, path, host_label,
-			     "unconfined_u:object_r:nested_t:s0");
-	guest_label(dm, after, sizeof(after));
-	cell(d, "(c) nested same-root namespace forges the label", "%s",
-	     strcmp(before, after) ? "BREACH" : "stopped");
-	cell(d, "(c) errno", "%s", errname(ret));
-
-	/* (d) the guest reads and overwrites the host's own trusted.* entry */
-	n = fc_getxattr(&dm->fc, node_id(dm, "file"), SECRET_NAME, buf, sizeof(buf));
-	cell(d, "(d) guest reads host trusted.*", "%s", n < 0 ? "stopped" : "BREACH");
-	cell(d, "(d) read errno", "%s", errname(n < 0 ? -n : 0));
-	ret = fc_setxattr(&dm->fc, node_id(dm, "file"), SECRET_NAME, "pwned", 5, 0);
-	n = lgetxattr(path, SECRET_NAME, v, sizeof(v) - 1);
-	/* the secret gone (ENODATA) is as much a breach as a new value */
-	if (n < 0 && errno != ENODATA)
-		die("%s: the host cannot read %s back: %s", dm->what, SECRET_NAME,
-		    strerror(errno));
-	v[n > 0 ? n : 0] = 0;
-	cell(d, "(d) guest overwrites host trusted.*", "%s",
-	     strcmp(v, "s3cret") ? "BREACH" : "stopped");
-	cell(d, "(d) write errno", "%s", errname(-ret));
-
-	/*
-	 * (e) another process of the daemon's host uid rewrites the label
-	 * under the daemon's own name: plainly for user.*, for trusted.* as
-	 * the root of a namespace of its own (unshare -r)
-	 */
-	guest_label(dm, before, sizeof(before));
-	ret = checked_attack(dm, strncmp(host_label, "trusted.", 8) ? SAME_UID : SAME_UID_USERNS,
-			     path, host_label, "unconfined_u:object_r:sameuid_t:s0");
-	guest_label(dm, after, sizeof(after));
-	cell(d, "(e) another process of the daemon's uid rewrites the guest's label", "%s",
-	     strcmp(before, after) ? "BREACH" : "stopped");
-	cell(d, "(e) errno", "%s", errname(ret));
-}
-
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
-static void run_design(const struct design *d, const char *base)
-{
-	char dir[512], path[600], names[1024], what[64], host_label[300], host_spelling[1024];
-	uid_t owner = d->userns ? GUEST_ROOT_UID : 0;
-	struct timespec t0;
-	struct daemon dm;
-	uint32_t mode;
-	size_t i;
-	int ret;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	snprintf(dir, sizeof(dir), "%s/%s", base, d->id);
-	if (mkdir(dir, 0755) || chown(dir, owner, owner))
-		die("%s: %s", dir, strerror(errno));
-	for (i = 0; i < NR_NODES; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, nodes[i].name);
-		/* the attacks' device node belongs to root */
-		if (mknode(path, nodes[i].type, strcmp(nodes[i].name, "devnull") ? owner : 0))
-			die("%s: %s", path, strerror(errno));
-	}
-	snprintf(path, sizeof(path), "%s/file", dir);
-	if (lsetxattr(path, SECRET_NAME, "s3cret", 6, 0))
-		die("host secret on %s: %s", path, strerror(errno));
-	if (d->sysctl) {
-		if (ns_write_str(d->sysctl, "1\n"))
-			die("cannot turn on %s", d->sysctl);
-		switch_on = d->sysctl;
-	}
-
-	cell(d, "rules", "`%s`", d->rules);
-	cell(d, "daemon", "%s", d->userns ?
-	     "uid 0 of a user namespace (uid_map `0 1000 1`, `1 100000 65536`)" :
-	     "real root (CAP_SYS_ADMIN)");
-	cell(d, "switch", "%s", d->sysctl ? strrchr(d->sysctl, '/') + 1 : "-");
-
-	snprintf(what, sizeof(what), "design %s", d->id);
-	start_daemon(&dm, what, dir, d->rules, d->userns, d->sys_admin);
-	for (i = 0; i < NR_NODES; i++) {
-		ret = fc_lookup(&dm.fc, FC_ROOT_ID, nodes[i].name, &dm.ids[i], &mode);
-		if (ret)
-			die("%s: LOOKUP %s: %s", what, nodes[i].name, strerror(-ret));
-		if ((mode & S_IFMT) != nodes[i].type)
-			die("%s: LOOKUP %s: mode %o, not type %o", what, nodes[i].name,
-			    mode, nodes[i].type);
-	}
-
-	run_relabel(d, &dm);
-	snprintf(path, sizeof(path), "%s/file", dir);
-	ret = host_names(path, names, sizeof(names));
-	cell(d, "host sees on file", "`%s`", *names ? names : "(nothing)");
-	/* how a host user names the guest's label: as the host's root sees it */
-	if (ret > 1)
-		die("%s: more than one name on the file after the relabel: %s", what, names);
-	mapped_name(d->rules, LABEL_NAME, host_label, sizeof(host_label));
-	snprintf(host_spelling, sizeof(host_spelling), "%s", ret == 1 ? names : host_label);
-	run_attacks(d, &dm, dir, host_label, host_spelling);
-	host_names(path, names, sizeof(names));
-	cell(d, "host sees on file after the attacks", "`%s`", *names ? names : "(nothing)");
-
-	for (i = 0; i < NR_NODES; i++)
-		fc_forget(&dm.fc, dm.ids[i], 1);
-	stop_daemon(&dm);
-	if (d->sysctl) {
-		ns_write_str(d->sysctl, "0\n");
-		switch_on = NULL;
-	}
-	printf("VTIME|%s|%ld\n", d->id, ms_since(&t0));
-	fprintf(stderr, "vhostfs: design %s: %ld ms\n", d->id, ms_since(&t0));
-}
-
-static int cmd_compare(const char *base)
-{
-	bool patched = access("/proc/sys/fs/xattr_trusted_userns", F_OK) == 0;
+	const char *path = getenv("VIRTIOFSD") ?: VIRTIOFSD;
 	struct stat st;
-	size_t i;
 
 	/* the unprivileged daemon (host uid 1000) has to reach its tree */
 	if (stat(base, &st) || !S_ISDIR(st.st_mode))
 		die("%s: not a directory", base);
 	if (!(st.st_mode & S_IXOTH))
 		die("%s: uid 1000 cannot search it (chmod o+x)", base);
-	if (access(getenv("VIRTIOFSD") ?: VIRTIOFSD, X_OK))
-		die("no virtiofsd at %s (Debian: apt-get install qemu-system-common)",
-		    getenv("VIRTIOFSD") ?: VIRTIOFSD);
-	for (i = 0; i < sizeof(designs) / sizeof(designs[0]); i++) {
-		if (designs[i].patched != patched)
-			continue;
-		fprintf(stderr, "vhostfs: design %s\n", designs[i].title);
-		printf("VDESIGN|%s|%s\n", designs[i].id, designs[i].title);
-		run_design(&designs[i], base);
-	}
+	if (access(path, X_OK))
+		die("no virtiofsd at %s (Debian: apt-get install qemu-system-common)", path);
 	return 0;
 }
+
+/* The design's daemon, and a LOOKUP of every node of its tree. */
+static void vf_start(struct cmp_run *r)
+{
+	struct daemon *dm = r->priv;
+	static char what[64];
+	uint32_t mode;
+	size_t i;
+	int ret;
+
+	snprintf(what, sizeof(what), "design %s", r->d->id);
+	start_daemon(dm, what, r->dir, r->d->rules, r->d->userns, r->d->sys_admin);
+	r->userns = dm->userns;
+	for (i = 0; i < CMP_NR_NODES; i++) {
+		ret = fc_lookup(&dm->fc, FC_ROOT_ID, cmp_nodes[i].name, &dm->ids[i], &mode);
+		if (ret)
+			die("%s: LOOKUP %s: %s", what, cmp_nodes[i].name, strerror(-ret));
+		if ((mode & S_IFMT) != cmp_nodes[i].type)
+			die("%s: LOOKUP %s: mode %o, not type %o", what, cmp_nodes[i].name,
+			    mode, cmp_nodes[i].type);
+	}
+}
+
+static void vf_stop(struct cmp_run *r)
+{
+	struct daemon *dm = r->priv;
+	size_t i;
+
+	for (i = 0; i < CMP_NR_NODES; i++)
+		fc_forget(&dm->fc, dm->ids[i], 1);
+	stop_daemon(dm);
+}
+
+/* One guest call (compare.h's ops) as a FUSE request on node id. */
+static ssize_t fuse_call(struct fc *fc, enum cmp_op op, uint64_t id, const char *name,
+			 const char *value, char *buf, size_t len)
+{
+	switch (op) {
+	case CMP_SET:
+		return fc_setxattr(fc, id, name, value, strlen(value), 0);
+	case CMP_GET:
+		return fc_getxattr(fc, id, name, buf, len);
+	case CMP_LIST:
+		return fc_listxattr(fc, id, buf, len);
+	case CMP_REMOVE:
+		return fc_removexattr(fc, id, name);
+	}
+	return -EINVAL;
+}
+
+static ssize_t vf_call(struct cmp_run *r, enum cmp_op op, const struct cmp_node *n,
+		       const char *name, const char *value, char *buf, size_t len)
+{
+	struct daemon *dm = r->priv;
+
+	return fuse_call(&dm->fc, op, dm->ids[n - cmp_nodes], name, value, buf, len);
+}
+
+static const struct cmp_backend vhostfs_backend = {
+	.tool = "vhostfs",
+	.tag = "V",
+	.ready = vf_ready,
+	.start = vf_start,
+	.stop = vf_stop,
+	.call = vf_call,
+	.abort = kill_running,
+};
 
 /* ---- by hand: one daemon, the guest's calls on paths ---- */
 
@@ -807,60 +430,42 @@ static int walk(struct daemon *dm, const char *path, uint64_t *id, uint64_t *tra
 static int cmd_ops(bool userns, bool sys_admin, const char *rules, const char *dir,
 		   int argc, char **argv)
 {
-	const char *op = argv[0], *name = NULL, *value = NULL;
+	const char *name, *value;
 	char buf[4096];
 	struct daemon dm;
 	int first, i, j, failed = 0;
+	enum cmp_op op;
 
-	if (!strcmp(op, "set") && argc >= 4) {
-		name = argv[1];
-		value = argv[2];
-		first = 3;
-	} else if ((!strcmp(op, "get") || !strcmp(op, "remove")) && argc >= 3) {
-		name = argv[1];
-		first = 2;
-	} else if (!strcmp(op, "list") && argc >= 2) {
-		first = 1;
-	} else {
-		fprintf(stderr, "vhostfs: usage: set NAME VALUE PATH... | get NAME PATH... |"
-			" list PATH... | remove NAME PATH...\n");
+	first = cmp_op_args("vhostfs", "PATH", argc, argv, &op, &name, &value);
+	if (first < 0)
 		return 2;
-	}
 	start_daemon(&dm, "virtiofsd", dir, rules, userns, sys_admin);
 	for (i = first; i < argc; i++) {
 		uint64_t id, trail[32];
-		ssize_t ret;
+		ssize_t ret, off;
 		int depth;
 
 		ret = walk(&dm, argv[i], &id, trail, &depth);
-		if (!ret && !strcmp(op, "set")) {
-			ret = fc_setxattr(&dm.fc, id, name, value, strlen(value), 0);
-		} else if (!ret && !strcmp(op, "get")) {
-			ret = fc_getxattr(&dm.fc, id, name, buf, sizeof(buf) - 1);
-			if (ret >= 0) {
-				buf[ret] = 0;
-				printf("%s: get %s: \"%s\"\n", argv[i], name, buf);
-			}
-		} else if (!ret && !strcmp(op, "remove")) {
-			ret = fc_removexattr(&dm.fc, id, name);
-		} else if (!ret) {
-			ret = fc_listxattr(&dm.fc, id, buf, sizeof(buf));
-			if (ret >= 0) {
-				ssize_t off;
-
-				printf("%s: list:", argv[i]);
-				for (off = 0; off < ret; off += strlen(buf + off) + 1)
-					printf(" %s", buf + off);
-				printf("\n");
-			}
-		}
+		if (!ret)
+			ret = fuse_call(&dm.fc, op, id, name, value, buf, sizeof(buf) - 1);
 		for (j = 0; j < depth; j++)
 			fc_forget(&dm.fc, trail[j], 1);
-		if (ret >= 0 && (!strcmp(op, "get") || !strcmp(op, "list")))
+		if (ret >= 0 && op == CMP_GET) {
+			buf[ret] = 0;
+			printf("%s: get %s: \"%s\"\n", argv[i], name, buf);
 			continue;
+		}
+		if (ret >= 0 && op == CMP_LIST) {
+			printf("%s: list:", argv[i]);
+			for (off = 0; off < ret; off += strlen(buf + off) + 1)
+				printf(" %s", buf + off);
+			printf("\n");
+			continue;
+		}
 		if (ret < 0)
 			failed = 1;
-		printf("%s: %s %s: %s\n", argv[i], op, name ?: "", errname(ret < 0 ? -ret : 0));
+		printf("%s: %s %s: %s\n", argv[i], argv[0], name ?: "",
+		       cmp_errname(ret < 0 ? -ret : 0));
 	}
 	stop_daemon(&dm);
 	return failed;
@@ -869,11 +474,12 @@ static int cmd_ops(bool userns, bool sys_admin, const char *rules, const char *d
 int main(int argc, char **argv)
 {
 	bool userns = false, sys_admin = false;
+	struct daemon dm;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
 	if (argc == 3 && !strcmp(argv[1], "compare"))
-		return cmd_compare(argv[2]);
+		return cmp_compare(&vhostfs_backend, argv[2], &dm);
 	while (argc > 1 && argv[1][0] == '-' && argv[1][1] && !argv[1][2] &&
 	       (argv[1][1] == 'U' || argv[1][1] == 'S')) {
 		if (argv[1][1] == 'U')

@@ -20,73 +20,29 @@
  * host uid 1000 (with a subordinate range, as virtiofsd --sandbox=namespace
  * under a uid map does); the privileged one as real root.
  *
- * compare prints one line per measured cell:
- *   CELL|design|row|value
- * which scripts/compare.awk turns into design/comparison.md. A cell whose
- * measurement broke (an attacker that could not take its identity, a
- * label the daemon could not read back) reads "ERROR: ...", never a
- * verdict, and compare then exits non-zero.
+ * compare runs the comparison of tools/compare (the designs, the tree, the
+ * relabel, the attacks, the CELL lines that scripts/compare.awk turns into
+ * design/comparison.md) with a daemon of its own per design: a child that
+ * takes the daemon's identity and answers the guest's calls, one message
+ * each, with the syscalls above. It exits non-zero when a cell holds no
+ * measurement (ERROR).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <sched.h>
-#include <stdarg.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/un.h>
-#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include "xattrmap.h"
+#include "../compare/compare.h"
 #include "../lib/nsutil.h"
-
-#define GUEST_ROOT_UID	1000	/* the unprivileged daemon's uid on the host */
-#define ATTACKER_UID	2000	/* another unprivileged host user */
-#define LABEL_NAME	"security.selinux"
-#define SECRET_NAME	"trusted.host.secret"
-
-struct design {
-	const char *id;
-	const char *title;
-	const char *rules;
-	const char *sysctl;	/* switch to turn on, or NULL */
-	bool patched;		/* measured on the patched kernel */
-	bool userns;		/* daemon unprivileged in a user namespace */
-};
-
-static const struct design designs[] = {
-	{ "stock", "1. stock, user.* mapping, unprivileged",
-	  ":map:security.selinux:user.virtiofs.:", NULL, false, true },
-	{ "goyal", "2. Goyal: user.* on special files",
-	  ":map:security.selinux:user.virtiofs.:", "/proc/sys/fs/xattr_user_special",
-	  true, true },
-	{ "schaufler", "3. Schaufler: trusted.* mapping, privileged",
-	  ":map:security.selinux:trusted.virtiofs.:", NULL, false, false },
-	{ "szeredi", "4. Szeredi/Biederman: trusted.* in a user namespace",
-	  ":map:security.selinux:trusted.virtiofs.:", "/proc/sys/fs/xattr_trusted_userns",
-	  true, true },
-};
-
-struct node {
-	const char *name;
-	mode_t type;
-};
-
-static const struct node nodes[] = {
-	{ "file", S_IFREG }, { "dir", S_IFDIR }, { "symlink", S_IFLNK },
-	{ "chr", S_IFCHR }, { "blk", S_IFBLK }, { "fifo", S_IFIFO },
-	{ "sock", S_IFSOCK },
-};
-#define NR_NODES (sizeof(nodes) / sizeof(nodes[0]))
 
 static void die(const char *what)
 {
@@ -94,62 +50,20 @@ static void die(const char *what)
 	exit(1);
 }
 
-static const char *errname(int err)
-{
-	switch (err) {
-	case 0: return "ok";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENODATA: return "ENODATA";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EINVAL: return "EINVAL";
-	case ERANGE: return "ERANGE";
-	case EEXIST: return "EEXIST";
-	default: return strerrorname_np(err) ? strerrorname_np(err) : "error";
-	}
-}
-
-/* Cells that hold no measurement: compare fails when there is any. */
-static int measurement_errors;
-
-static void cell(const struct design *d, const char *row, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void cell(const struct design *d, const char *row, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("CELL|%s|%s|", d->id, row);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
-
-static int enter_userns(const char *map)
-{
-	if (ns_enter(map)) {
-		fprintf(stderr, "xattrd: cannot enter a user namespace with map \"%s\": %s\n",
-			map, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* The daemon's namespace: its root is host 1000, with a subordinate range. */
-#define DAEMON_MAP "0 1000 1\n1 100000 65536\n"
-
 static int proc_self_fd = -1, root_fd = -1;
 
 /*
- * Become the daemon (in a child): its identity, then its own
- * /proc/self/fd (opened by this process, so that it names this process's
- * descriptors).
+ * Become the daemon: its identity (userns: uid 0 of a user namespace with
+ * the daemon's map), then its own /proc/self/fd (opened by this process,
+ * so that it names this process's descriptors).
  */
-static int enter_daemon(const struct design *d)
+static int enter_daemon(bool userns)
 {
-	if (d->userns && enter_userns(DAEMON_MAP))
+	if (userns && ns_enter(CMP_DAEMON_MAP)) {
+		fprintf(stderr, "xattrd: cannot enter a user namespace with map \"%s\": %s\n",
+			CMP_DAEMON_MAP, strerror(errno));
 		return -1;
+	}
 	if (proc_self_fd >= 0)
 		close(proc_self_fd);
 	proc_self_fd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -237,9 +151,8 @@ static int h_remove(struct handle *h, const char *name)
 
 /* The daemon's operations, on guest names, through the mapping. */
 struct daemon {
-	const struct design *d;
 	struct xmap map;
-	const char *dir;
+	const char *dir;	/* its tree ("" for paths as given) */
 };
 
 /* The host path of a file of the daemon's tree ("" for a path as given). */
@@ -300,25 +213,31 @@ static ssize_t d_get(struct daemon *dm, const char *file, mode_t type,
 	return ret;
 }
 
-/* Does the guest's listxattr show name? 1, 0, or a negative errno. */
-static int d_lists(struct daemon *dm, const char *file, mode_t type, const char *name)
+/* The guest's listxattr: the names the mapping shows it, each NUL-terminated. */
+static ssize_t d_list(struct daemon *dm, const char *file, mode_t type, char *buf, size_t len)
 {
 	char path[512], list[4096], guest[256];
+	size_t out = 0, l;
 	struct handle h;
-	ssize_t len, off;
-	int ret, found = 0;
+	ssize_t n, off;
+	int ret;
 
 	daemon_path(dm, file, path, sizeof(path));
 	ret = handle_open(&h, path, type);
-	len = ret ? ret : h_list(&h, list, sizeof(list));
+	n = ret ? ret : h_list(&h, list, sizeof(list));
 	handle_close(&h);
-	if (len < 0)
-		return len;
-	for (off = 0; off < len; off += strlen(list + off) + 1)
-		if (xmap_to_guest(&dm->map, list + off, guest, sizeof(guest)) == 1 &&
-		    !strcmp(guest, name))
-			found = 1;
-	return found;
+	if (n < 0)
+		return n;
+	for (off = 0; off < n; off += strlen(list + off) + 1) {
+		if (xmap_to_guest(&dm->map, list + off, guest, sizeof(guest)) != 1)
+			continue;
+		l = strlen(guest) + 1;
+		if (out + l > len)
+			return -ERANGE;
+		memcpy(buf + out, guest, l);
+		out += l;
+	}
+	return out;
 }
 
 static int d_remove(struct daemon *dm, const char *file, mode_t type, const char *guest)
@@ -334,452 +253,149 @@ static int d_remove(struct daemon *dm, const char *file, mode_t type, const char
 	return ret;
 }
 
-static int mknode(const char *path, mode_t type, uid_t uid)
+/* One guest call (compare.h's ops) on file. */
+static ssize_t d_call(struct daemon *dm, enum cmp_op op, const char *file, mode_t type,
+		      const char *name, const char *value, char *buf, size_t len)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd, ret = 0;
-
-	switch (type) {
-	case S_IFREG:
-		fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
-		ret = fd < 0 ? -1 : close(fd);
-		break;
-	case S_IFDIR:
-		ret = mkdir(path, 0755);
-		break;
-	case S_IFLNK:
-		ret = symlink("file", path);
-		break;
-	case S_IFCHR:
-		ret = mknod(path, S_IFCHR | 0666, makedev(1, 3));
-		break;
-	case S_IFBLK:
-		ret = mknod(path, S_IFBLK | 0660, makedev(7, 0));
-		break;
-	case S_IFIFO:
-		ret = mknod(path, S_IFIFO | 0644, 0);
-		break;
-	case S_IFSOCK:
-		if (strlen(path) >= sizeof(sun.sun_path))
-			return -1;
-		memcpy(sun.sun_path, path, strlen(path) + 1);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		ret = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&sun, sizeof(sun));
-		if (fd >= 0)
-			close(fd);
-		break;
+	switch (op) {
+	case CMP_SET:
+		return d_set(dm, file, type, name, value);
+	case CMP_GET:
+		return d_get(dm, file, type, name, buf, len);
+	case CMP_LIST:
+		return d_list(dm, file, type, buf, len);
+	case CMP_REMOVE:
+		return d_remove(dm, file, type, name);
 	}
-	if (ret || lchown(path, uid, uid))
-		return -1;
-	if (type == S_IFREG && chmod(path, 0666))	/* a shared, writable file */
-		return -1;
-	return 0;
+	return -EINVAL;
 }
 
-static const char *label_for(const char *node)
-{
-	static char label[64];
+/* ---- compare: the daemon in a child, the guest's calls as messages ---- */
 
-	snprintf(label, sizeof(label), "system_u:object_r:%s_t:s0", node);
-	return label;
-}
-
-/* The guest relabels every node, reads each back, lists, removes one. */
-static int run_relabel(struct daemon *dm)
-{
-	char buf[256], row[64];
-	size_t i;
-	int ret;
-
-	for (i = 0; i < NR_NODES; i++) {
-		const char *label = label_for(nodes[i].name);
-		ssize_t len;
-
-		ret = d_set(dm, nodes[i].name, nodes[i].type, LABEL_NAME, label);
-		snprintf(row, sizeof(row), "set %s", nodes[i].name);
-		cell(dm->d, row, "%s", errname(-ret));
-		len = d_get(dm, nodes[i].name, nodes[i].type, LABEL_NAME, buf, sizeof(buf));
-		snprintf(row, sizeof(row), "get %s", nodes[i].name);
-		if (len < 0)
-			cell(dm->d, row, "%s", errname(-len));
-		else
-			cell(dm->d, row, "%s", (size_t)len == strlen(label) &&
-			     !memcmp(buf, label, len) ? "ok" : "wrong value");
-		ret = d_lists(dm, nodes[i].name, nodes[i].type, LABEL_NAME);
-		snprintf(row, sizeof(row), "list %s", nodes[i].name);
-		cell(dm->d, row, "%s", ret < 0 ? errname(-ret) : ret ? "listed" : "absent");
-	}
-	ret = d_remove(dm, "symlink", S_IFLNK, LABEL_NAME);
-	cell(dm->d, "remove symlink", "%s", errname(-ret));
-	return 0;
-}
-
-/*
- * A child's exit status when the measurement itself broke: it could not
- * take the identity it measures as, or could not read what it must. Not
- * an errno value (those stay below 200), so never read as "refused".
- */
-#define HARNESS_ERROR 255
-
-/*
- * Wait for a measuring child: its exit status (an errno value, 0), or -1
- * when it broke (HARNESS_ERROR, a signal, a failed wait).
- */
-static int measure_wait(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) == HARNESS_ERROR)
-		return -1;
-	return WEXITSTATUS(status);
-}
-
-/*
- * Read the file's label as the daemon sees it, into buf ("" if it has
- * none). 0, or -1 when the daemon could not read it (any error but
- * ENODATA): then there is nothing to compare an attack against.
- */
-static int daemon_label(const struct design *d, struct daemon *dm, char *buf, size_t len)
-{
-	int pipefd[2];
-	pid_t pid;
-	ssize_t n;
-
-	buf[0] = 0;
-	if (pipe(pipefd))
-		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		char v[256] = "";
-		ssize_t l;
-
-		close(pipefd[0]);
-		if (enter_daemon(d))
-			_exit(HARNESS_ERROR);
-		l = d_get(dm, "file", S_IFREG, LABEL_NAME, v, sizeof(v) - 1);
-		if (l < 0 && l != -ENODATA) {
-			fprintf(stderr, "xattrd: %s: the daemon cannot read the label: %s\n",
-				d->id, strerror(-l));
-			_exit(HARNESS_ERROR);
-		}
-		if (l > 0 && write(pipefd[1], v, l) != l)
-			_exit(HARNESS_ERROR);
-		_exit(0);
-	}
-	close(pipefd[1]);
-	n = read(pipefd[0], buf, len - 1);
-	buf[n > 0 ? n : 0] = 0;
-	close(pipefd[0]);
-	return measure_wait(pid) == 0 && n >= 0 ? 0 : -1;
-}
-
-/*
- * The attack in a child, as the given identity: its result (an errno
- * value, 0 for success) as the child reports it, or -1 when the child
- * could not take the identity (or died): no result.
- */
-enum who { HOST_USER, NESTED_SAME_ROOT, GUEST, SAME_UID, SAME_UID_USERNS };
-
-struct attack {
-	const char *file;	/* path */
-	const char *name;	/* xattr name, as spelt by the attacker */
-	const char *value;	/* NULL: get */
+struct msg {
+	enum cmp_op op;
+	unsigned int node;	/* in cmp_nodes */
+	size_t len;		/* the caller's buffer */
+	long ret;		/* the answer: >= 0, or -errno */
+	char name[256];
+	char value[256];
+	char data[4096];	/* the answer's value or list */
 };
 
-static int attack_as(const struct design *d, enum who who, struct attack *a,
-		     struct daemon *dm)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		char buf[256];
-		long r;
-
-		switch (who) {
-		case HOST_USER:
-			if (ns_become(ATTACKER_UID)) {
-				perror("xattrd: attacker: become uid 2000");
-				_exit(HARNESS_ERROR);
-			}
-			break;
-		case NESTED_SAME_ROOT:
-			/* inside the daemon's namespace, 0 mapped to 0 */
-			if (enter_daemon(d) || enter_userns("0 0 1\n1 1 1000\n"))
-				_exit(HARNESS_ERROR);
-			break;
-		case SAME_UID:
-		case SAME_UID_USERNS:
-			/*
-			 * the daemon's host uid, outside the daemon: as itself,
-			 * or as the root of a namespace of its own (unshare -r)
-			 */
-			if (ns_become(GUEST_ROOT_UID)) {
-				perror("xattrd: attacker: become uid 1000");
-				_exit(HARNESS_ERROR);
-			}
-			if (who == SAME_UID_USERNS && ns_unshare_self()) {
-				perror("xattrd: attacker: unshare -r as uid 1000");
-				_exit(HARNESS_ERROR);
-			}
-			break;
-		case GUEST:
-			/* the guest asks the daemon, through the mapping */
-			if (enter_daemon(d))
-				_exit(HARNESS_ERROR);
-			if (a->value)
-				r = d_set(dm, a->file, S_IFREG, a->name, a->value);
-			else
-				r = d_get(dm, a->file, S_IFREG, a->name, buf, sizeof(buf));
-			_exit(r < 0 ? -r : 0);
-		}
-		if (a->value)
-			r = lsetxattr(a->file, a->name, a->value, strlen(a->value), 0);
-		else
-			r = lgetxattr(a->file, a->name, buf, sizeof(buf));
-		_exit(r < 0 ? errno : 0);
-	}
-	return measure_wait(pid);
-}
-
-/* A cell for a measurement that broke: no verdict. */
-static void error_cell(const struct design *d, const char *row, const char *why)
-{
-	cell(d, row, "ERROR: %s", why);
-	measurement_errors++;
-}
-
-/*
- * The verdict of an attack that must not change the daemon's label: from
- * the attacker's result and the label before and after, or an ERROR cell.
- */
-static void label_verdict(const struct design *d, const char *row, const char *errrow,
-			  int ret, int read_before, const char *before,
-			  int read_after, const char *after)
-{
-	if (ret < 0) {
-		error_cell(d, row, "the attacker could not take its identity");
-		error_cell(d, errrow, "no result");
-	} else if (read_before || read_after) {
-		error_cell(d, row, "the daemon could not read its label back");
-		cell(d, errrow, "%s", errname(ret));
-	} else {
-		cell(d, row, "%s", strcmp(before, after) ? "BREACH" : "stopped");
-		cell(d, errrow, "%s", errname(ret));
-	}
-}
-
-/* The verdict of an attack whose success is its call's success. */
-static void call_verdict(const struct design *d, const char *row, const char *errrow, int ret)
-{
-	if (ret < 0) {
-		error_cell(d, row, "the attacker could not take its identity");
-		error_cell(d, errrow, "no result");
-		return;
-	}
-	cell(d, row, "%s", ret ? "stopped" : "BREACH");
-	cell(d, errrow, "%s", errname(ret));
-}
-
-/*
- * host_spelling: how a host user names the daemon's label, the one name
- * the host's root lists on the file after the relabel besides its own
- * secret (the kernel's spelling, whatever it stores), or NULL when the
- * listing holds more than one: no name to attack under.
- */
-static void run_attacks(const struct design *d, struct daemon *dm, const char *host_label,
-			const char *host_spelling)
-{
-	char path[512], devnull[512], before[256], after[256], v[256];
-	struct attack a;
-	int ret, rb, ra;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "%s/file", dm->dir);
-	snprintf(devnull, sizeof(devnull), "%s/devnull", dm->dir);
-
-	if (!host_spelling) {
-		error_cell(d, "(a) host user tags root's device node",
-			   "the host lists more than one name for the label");
-		error_cell(d, "(a) errno", "no result");
-		error_cell(d, "(b) host user changes the guest's label",
-			   "the host lists more than one name for the label");
-		error_cell(d, "(b) errno", "no result");
-	} else {
-		/* (a) a non-owner attaches an xattr to a root-owned device it can write */
-		a = (struct attack){ devnull, host_spelling, "junk" };
-		ret = attack_as(d, HOST_USER, &a, dm);
-		call_verdict(d, "(a) host user tags root's device node", "(a) errno", ret);
-
-		/* (b) another host user who can write the shared file relabels it */
-		rb = daemon_label(d, dm, before, sizeof(before));
-		a = (struct attack){ path, host_spelling, "unconfined_u:object_r:forged_t:s0" };
-		ret = attack_as(d, HOST_USER, &a, dm);
-		ra = daemon_label(d, dm, after, sizeof(after));
-		label_verdict(d, "(b) host user changes the guest's label", "(b) errno",
-			      ret, rb, before, ra, after);
-	}
-
-	/* (c) a namespace nested in the daemon's, same root kuid, forges it */
-	rb = daemon_label(d, dm, before, sizeof(before));
-	a = (struct attack){ path, host_label, "unconfined_u:object_r:nested_t:s0" };
-	ret = attack_as(d, NESTED_SAME_ROOT, &a, dm);
-	ra = daemon_label(d, dm, after, sizeof(after));
-	label_verdict(d, "(c) nested same-root namespace forges the label", "(c) errno",
-		      ret, rb, before, ra, after);
-
-	/* (d) the guest reads and overwrites the host's own trusted.* entry */
-	a = (struct attack){ "file", SECRET_NAME, NULL };
-	ret = attack_as(d, GUEST, &a, dm);
-	call_verdict(d, "(d) guest reads host trusted.*", "(d) read errno", ret);
-	a = (struct attack){ "file", SECRET_NAME, "pwned" };
-	ret = attack_as(d, GUEST, &a, dm);
-	errno = 0;
-	n = lgetxattr(path, SECRET_NAME, v, sizeof(v) - 1);
-	v[n > 0 ? n : 0] = 0;
-	if (ret < 0) {
-		error_cell(d, "(d) guest overwrites host trusted.*",
-			   "the attacker could not take its identity");
-		error_cell(d, "(d) write errno", "no result");
-	} else {
-		/* the secret gone (ENODATA) is as much a breach as a new value */
-		if (n < 0 && errno != ENODATA)
-			error_cell(d, "(d) guest overwrites host trusted.*",
-				   "the host cannot read its entry back");
-		else
-			cell(d, "(d) guest overwrites host trusted.*", "%s",
-			     strcmp(v, "s3cret") ? "BREACH" : "stopped");
-		cell(d, "(d) write errno", "%s", errname(ret));
-	}
-
-	/*
-	 * (e) another process of the daemon's host uid rewrites the label
-	 * under the daemon's own name: plainly for user.*, which needs only
-	 * the file's ownership or write access; for trusted.* as the root of
-	 * a user namespace of its own whose root is that uid (unshare -r),
-	 * the one way an unprivileged process gets near trusted.*
-	 */
-	rb = daemon_label(d, dm, before, sizeof(before));
-	a = (struct attack){ path, host_label, "unconfined_u:object_r:sameuid_t:s0" };
-	ret = attack_as(d, strncmp(host_label, "trusted.", 8) ? SAME_UID : SAME_UID_USERNS,
-			&a, dm);
-	ra = daemon_label(d, dm, after, sizeof(after));
-	label_verdict(d, "(e) another process of the daemon's uid rewrites the guest's label",
-		      "(e) errno", ret, rb, before, ra, after);
-}
-
-/*
- * Every host name on the file but the secret, space-separated, as the
- * host's root lists them; how many.
- */
-static int host_names(const char *path, char *out, size_t len)
-{
-	char list[4096];
-	ssize_t n = llistxattr(path, list, sizeof(list)), off;
-	int count = 0;
-
-	out[0] = 0;
-	for (off = 0; n > 0 && off < n; off += strlen(list + off) + 1) {
-		if (!strcmp(list + off, SECRET_NAME))
-			continue;
-		if (*out)
-			strncat(out, " ", len - strlen(out) - 1);
-		strncat(out, list + off, len - strlen(out) - 1);
-		count++;
-	}
-	return count;
-}
-
-static int run_design(const struct design *d, const char *base)
-{
-	struct daemon dm = { .d = d };
-	char err[256], dir[512], path[600], host_label[256], names[1024];
-	uid_t owner = d->userns ? GUEST_ROOT_UID : 0;
-	size_t i;
+/* One daemon of compare: a child answering on sock. */
+struct xd {
 	pid_t pid;
-	int n;
+	int sock;
+	struct daemon dm;
+};
 
-	if (xmap_parse(d->rules, &dm.map, err, sizeof(err))) {
-		fprintf(stderr, "xattrd: %s: %s\n", d->id, err);
-		return 1;
-	}
-	if (xmap_to_host(&dm.map, LABEL_NAME, host_label, sizeof(host_label)))
-		return 1;
-	snprintf(dir, sizeof(dir), "%s/%s", base, d->id);
-	if (mkdir(dir, 0755) || chown(dir, owner, owner))
-		die(dir);
-	dm.dir = dir;
-	for (i = 0; i < NR_NODES; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, nodes[i].name);
-		if (mknode(path, nodes[i].type, owner))
-			die(path);
-	}
-	snprintf(path, sizeof(path), "%s/devnull", dir);
-	if (mknode(path, S_IFCHR, 0))
-		die(path);
-	snprintf(path, sizeof(path), "%s/file", dir);
-	if (lsetxattr(path, SECRET_NAME, "s3cret", 6, 0))
-		die("host secret");
-	if (d->sysctl && ns_write_str(d->sysctl, "1\n"))
-		die(d->sysctl);
+static struct xd *running;	/* for the fatal path */
 
-	cell(d, "rules", "`%s`", d->rules);
-	cell(d, "daemon", "%s", d->userns ?
-	     "uid 0 of a user namespace (uid_map `0 1000 1`, `1 100000 65536`)" :
-	     "real root (CAP_SYS_ADMIN)");
-	cell(d, "switch", "%s", d->sysctl ? strrchr(d->sysctl, '/') + 1 : "-");
-
-	pid = fork();
-	if (pid == 0) {
-		if (enter_daemon(d))
-			_exit(1);
-		run_relabel(&dm);
-		_exit(0);
-	}
-	if (ns_wait(pid))
-		return 1;
-	snprintf(path, sizeof(path), "%s/file", dir);
-	n = host_names(path, names, sizeof(names));
-	cell(d, "host sees on file", "`%s`", *names ? names : "(nothing)");
-	/*
-	 * A host user names the label as the host lists it; with nothing
-	 * listed (no label stored), by the daemon's own name.
-	 */
-	run_attacks(d, &dm, host_label, n > 1 ? NULL : n == 1 ? names : host_label);
-	host_names(path, names, sizeof(names));
-	cell(d, "host sees on file after the attacks", "`%s`", *names ? names : "(nothing)");
-	if (d->sysctl)
-		ns_write_str(d->sysctl, "0\n");
-	xmap_free(&dm.map);
-	return 0;
-}
-
-static int cmd_compare(const char *base)
+/* The daemon's loop, until the parent hangs up. */
+static void serve(struct daemon *dm, int sock)
 {
-	bool patched = access("/proc/sys/fs/xattr_trusted_userns", F_OK) == 0;
-	size_t i;
-	int ret = 0;
+	struct msg m;
 
-	for (i = 0; i < sizeof(designs) / sizeof(designs[0]); i++) {
-		if (designs[i].patched != patched)
-			continue;
-		fprintf(stderr, "xattrd: design %s\n", designs[i].title);
-		printf("DESIGN|%s|%s\n", designs[i].id, designs[i].title);
-		ret |= run_design(&designs[i], base);
+	while (recv(sock, &m, sizeof(m), 0) == sizeof(m)) {
+		const struct cmp_node *n = &cmp_nodes[m.node % CMP_NR_NODES];
+
+		m.name[sizeof(m.name) - 1] = 0;
+		m.value[sizeof(m.value) - 1] = 0;
+		m.ret = d_call(dm, m.op, n->name, n->type, m.name, m.value, m.data,
+			       m.len < sizeof(m.data) ? m.len : sizeof(m.data));
+		if (send(sock, &m, sizeof(m), 0) != sizeof(m))
+			_exit(1);
 	}
-	if (measurement_errors) {
-		fprintf(stderr, "xattrd: %d cell(s) hold no measurement (ERROR)\n",
-			measurement_errors);
-		ret = 1;
-	}
-	return ret;
+	_exit(0);
 }
+
+static void xd_start(struct cmp_run *r)
+{
+	struct xd *xd = r->priv;
+	char err[256], path[64];
+	int sv[2], ok = 0;
+
+	memset(xd, 0, sizeof(*xd));
+	if (xmap_parse(r->d->rules, &xd->dm.map, err, sizeof(err)))
+		cmp_fatal("%s: the rules: %s", r->d->id, err);
+	xd->dm.dir = r->dir;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		cmp_fatal("socketpair: %s", strerror(errno));
+	fflush(stdout);
+	xd->pid = fork();
+	if (xd->pid < 0)
+		cmp_fatal("fork: %s", strerror(errno));
+	if (xd->pid == 0) {
+		close(sv[0]);
+		ok = !enter_daemon(r->d->userns);
+		if (send(sv[1], &ok, sizeof(ok), 0) != sizeof(ok) || !ok)
+			_exit(1);
+		serve(&xd->dm, sv[1]);
+	}
+	close(sv[1]);
+	xd->sock = sv[0];
+	running = xd;
+	if (recv(xd->sock, &ok, sizeof(ok), 0) != sizeof(ok) || !ok)
+		cmp_fatal("%s: the daemon could not take its identity", r->d->id);
+	if (r->d->userns) {
+		snprintf(path, sizeof(path), "/proc/%d/ns/user", xd->pid);
+		r->userns = open(path, O_RDONLY | O_CLOEXEC);
+		if (r->userns < 0)
+			cmp_fatal("%s: %s", path, strerror(errno));
+	}
+}
+
+static void xd_stop(struct cmp_run *r)
+{
+	struct xd *xd = r->priv;
+	int status;
+
+	close(xd->sock);
+	status = ns_wait(xd->pid);
+	running = NULL;
+	if (status)
+		cmp_fatal("%s: the daemon exited with status %d", r->d->id, status);
+	if (r->userns >= 0)
+		close(r->userns);
+	xmap_free(&xd->dm.map);
+}
+
+static void xd_abort(void)
+{
+	if (!running)
+		return;
+	kill(running->pid, SIGKILL);
+	ns_wait(running->pid);
+	running = NULL;
+}
+
+/* One guest call through the daemon: its answer, the data into buf. */
+static ssize_t xd_call(struct cmp_run *r, enum cmp_op op, const struct cmp_node *n,
+		       const char *name, const char *value, char *buf, size_t len)
+{
+	struct xd *xd = r->priv;
+	struct msg m = { .op = op, .node = n - cmp_nodes, .len = len };
+
+	snprintf(m.name, sizeof(m.name), "%s", name ?: "");
+	snprintf(m.value, sizeof(m.value), "%s", value ?: "");
+	if (send(xd->sock, &m, sizeof(m), 0) != sizeof(m) ||
+	    recv(xd->sock, &m, sizeof(m), 0) != sizeof(m))
+		cmp_fatal("%s: the daemon does not answer", r->d->id);
+	if (m.ret > 0 && buf)
+		memcpy(buf, m.data, m.ret < len ? m.ret : len);
+	return m.ret;
+}
+
+static const struct cmp_backend xattrd_backend = {
+	.tool = "xattrd",
+	.tag = "",
+	.start = xd_start,
+	.stop = xd_stop,
+	.call = xd_call,
+	.abort = xd_abort,
+};
+
+/* ---- by hand ---- */
 
 static int cmd_map(const char *rules, const char *dir, int argc, char **argv)
 {
@@ -794,10 +410,10 @@ static int cmd_map(const char *rules, const char *dir, int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(dir, "to-host")) {
 			ret = xmap_to_host(&m, argv[i], out, sizeof(out));
-			printf("%s -> %s\n", argv[i], ret ? errname(-ret) : out);
+			printf("%s -> %s\n", argv[i], ret ? cmp_errname(-ret) : out);
 		} else {
 			ret = xmap_to_guest(&m, argv[i], out, sizeof(out));
-			printf("%s -> %s\n", argv[i], ret < 0 ? errname(-ret) :
+			printf("%s -> %s\n", argv[i], ret < 0 ? cmp_errname(-ret) :
 			       ret ? out : "(hidden)");
 		}
 	}
@@ -813,7 +429,7 @@ static int cmd_map(const char *rules, const char *dir, int argc, char **argv)
 static int own_userns(void)
 {
 	if (geteuid() == 0)
-		return enter_userns(DAEMON_MAP);
+		return ns_enter(CMP_DAEMON_MAP);
 	return ns_unshare_self();
 }
 
@@ -827,24 +443,15 @@ static mode_t file_type(const char *path)
 /* One operation on each file, reported per file; exit 1 if any failed. */
 static int cmd_ops(bool userns, const char *rules, int argc, char **argv)
 {
-	const struct design d = { "cli", "cli", rules, NULL, false, userns };
-	struct daemon dm = { .d = &d, .dir = "." };
-	const char *op = argv[0], *name = NULL, *value = NULL;
-	char err[256], host[256], buf[4096], guest[256];
-	int first = 1, i, failed = 0;
+	struct daemon dm = { .dir = "" };	/* the files' paths, as given */
+	const char *name, *value;
+	char err[256], host[256] = "", buf[4096];
+	int first, i, failed = 0;
+	enum cmp_op op;
 
-	if (!strcmp(op, "set") && argc >= 4) {
-		name = argv[1];
-		value = argv[2];
-		first = 3;
-	} else if ((!strcmp(op, "get") || !strcmp(op, "remove")) && argc >= 3) {
-		name = argv[1];
-		first = 2;
-	} else if (strcmp(op, "list") || argc < 2) {
-		fprintf(stderr, "xattrd: usage: set NAME VALUE FILE... | get NAME FILE... |"
-			" list FILE... | remove NAME FILE...\n");
+	first = cmp_op_args("xattrd", "FILE", argc, argv, &op, &name, &value);
+	if (first < 0)
 		return 2;
-	}
 	/* the rules first: nothing is touched when they are wrong */
 	if (xmap_parse(rules, &dm.map, err, sizeof(err))) {
 		fprintf(stderr, "xattrd: bad --xattrmap rules: %s\n", err);
@@ -856,54 +463,35 @@ static int cmd_ops(bool userns, const char *rules, int argc, char **argv)
 		fprintf(stderr, "xattrd: cannot enter a user namespace: %s\n", strerror(errno));
 		return 1;
 	}
-	if (enter_daemon(&(struct design){ .userns = false }))
+	if (enter_daemon(false))
 		die("/proc/self/fd");
 	for (i = first; i < argc; i++) {
 		const char *f = argv[i];
 		mode_t type = file_type(f);
-		char dirpath[512];
-		ssize_t ret;
+		ssize_t ret, off;
 
-		/* the daemon's calls take a path relative to its tree: use it whole */
-		snprintf(dirpath, sizeof(dirpath), "%s", f);
-		dm.dir = "";
 		if (!type) {
-			printf("%s: %s: %s\n", f, op, errname(errno));
+			printf("%s: %s: %s\n", f, argv[0], cmp_errname(errno));
 			failed = 1;
 			continue;
 		}
-		if (!strcmp(op, "set")) {
-			ret = d_set(&dm, dirpath, type, name, value);
-		} else if (!strcmp(op, "get")) {
-			ret = d_get(&dm, dirpath, type, name, buf, sizeof(buf) - 1);
-			if (ret >= 0) {
-				buf[ret] = 0;
-				printf("%s: get %s (host %s): \"%s\"\n", f, name, host, buf);
-				continue;
-			}
-		} else if (!strcmp(op, "remove")) {
-			ret = d_remove(&dm, dirpath, type, name);
-		} else {
-			struct handle h;
-			ssize_t off;
-
-			ret = handle_open(&h, dirpath, type);
-			if (!ret)
-				ret = h_list(&h, buf, sizeof(buf));
-			handle_close(&h);
-			if (ret >= 0) {
-				printf("%s: list:", f);
-				for (off = 0; off < ret; off += strlen(buf + off) + 1)
-					if (xmap_to_guest(&dm.map, buf + off, guest, sizeof(guest)) == 1)
-						printf(" %s", guest);
-				printf("\n");
-				continue;
-			}
+		ret = d_call(&dm, op, f, type, name, value, buf, sizeof(buf) - 1);
+		if (ret >= 0 && op == CMP_GET) {
+			buf[ret] = 0;
+			printf("%s: get %s (host %s): \"%s\"\n", f, name, host, buf);
+			continue;
+		}
+		if (ret >= 0 && op == CMP_LIST) {
+			printf("%s: list:", f);
+			for (off = 0; off < ret; off += strlen(buf + off) + 1)
+				printf(" %s", buf + off);
+			printf("\n");
+			continue;
 		}
 		if (ret < 0)
 			failed = 1;
-		printf("%s: %s %s (host %s): %s\n", f, op, name ? name : "", host,
-		       errname(ret < 0 ? -ret : 0));
+		printf("%s: %s %s (host %s): %s\n", f, argv[0], name ? name : "", host,
+		       cmp_errname(ret < 0 ? -ret : 0));
 	}
 	xmap_free(&dm.map);
 	return failed;
@@ -912,6 +500,7 @@ static int cmd_ops(bool userns, const char *rules, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	bool userns = false;
+	struct xd xd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc >= 2 && !strcmp(argv[1], "-U")) {
@@ -923,7 +512,7 @@ int main(int argc, char **argv)
 			  !strcmp(argv[2], "list") || !strcmp(argv[2], "remove")))
 		return cmd_ops(userns, argv[1], argc - 2, argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "compare"))
-		return cmd_compare(argv[2]);
+		return cmp_compare(&xattrd_backend, argv[2], &xd);
 	if (argc >= 4 && !strcmp(argv[1], "map") &&
 	    (!strcmp(argv[3], "to-host") || !strcmp(argv[3], "to-guest")))
 		return cmd_map(argv[2], argv[3], argc - 4, argv + 4);

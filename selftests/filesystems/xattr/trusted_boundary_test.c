@@ -42,16 +42,9 @@ XT_FS_VARIANTS(boundary);
 
 FIXTURE_SETUP(boundary)
 {
-	int ret;
-
+	XT_NEED_ROOT();
 	self->patched = xt_sysctl_get(SWITCH) >= 0;
-	ret = xt_setup_fs(&variant->fs, self->dir, sizeof(self->dir));
-	if (ret == -ENOENT)
-		SKIP(return, "no %s device: set %s, or install %s",
-		     variant->fs.fstype, variant->fs.dev_env, variant->fs.mkfs);
-	if (ret == -ENODEV)
-		SKIP(return, "kernel without %s", variant->fs.fstype);
-	ASSERT_EQ(0, ret);
+	XT_SETUP_FS(&variant->fs, self->dir);
 	if (self->patched)
 		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
 	ASSERT_EQ(0, chown(self->dir, XT_OWNER, XT_OWNER));
@@ -387,6 +380,381 @@ TEST_F(boundary, flip_never_leaks)
 }
 
 /*
+ * Flips during longer operations. A flipper process of the initial
+ * namespace writes the switch 0, 1, 0, ... as fast as it can while a
+ * namespace works; it counts its writes in shared memory, so that the
+ * namespace can tell which of its calls a flip landed in the middle of
+ * (the count changed while the call ran). Each loop is a fixed number of
+ * calls within FLIP_BOUND seconds: a loop that reaches the bound first
+ * fails, saying so. With one CPU nothing can land in the middle of a
+ * call: these tests SKIP there, as flip_never_leaks does.
+ */
+#define FLIP_BOUND 20
+
+struct flipper {
+	unsigned long flips;	/* writes of the switch so far */
+	int stop;		/* set by the test: the flipper ends */
+};
+
+static double flip_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Start a flipper; it ends when told to, or after 2 * FLIP_BOUND seconds. */
+static pid_t flipper_start(struct flipper *fl)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		double end = flip_now() + 2 * FLIP_BOUND;
+		int fd = open(SWITCH, O_WRONLY | O_CLOEXEC);
+		unsigned long i;
+
+		/* never outlive the test, which puts the switch back */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (fd < 0 || getppid() == 1)
+			_exit(1);
+		for (i = 0; !__atomic_load_n(&fl->stop, __ATOMIC_ACQUIRE); i++) {
+			if (pwrite(fd, i & 1 ? "0\n" : "1\n", 2, 0) != 2)
+				_exit(1);
+			__atomic_store_n(&fl->flips, i + 1, __ATOMIC_RELEASE);
+			if (!(i & 255) && flip_now() > end)
+				break;
+		}
+		_exit(0);
+	}
+	return pid;
+}
+
+/* Stop it; its status (0: it flipped until told to stop). */
+static int flipper_stop(struct flipper *fl, pid_t pid)
+{
+	__atomic_store_n(&fl->stop, 1, __ATOMIC_RELEASE);
+	return xt_wait(pid);
+}
+
+static unsigned long flips_now(struct flipper *fl)
+{
+	return __atomic_load_n(&fl->flips, __ATOMIC_ACQUIRE);
+}
+
+#define NEED_TWO_CPUS() do {						\
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)				\
+		SKIP(return, "one CPU: the switch cannot change in the middle of a call"); \
+} while (0)
+
+/*
+ * Copy-up while the switch flips. A namespace (root 1000) mounts an
+ * overlayfs (userxattr) over a lower directory whose files carry its own
+ * trusted.* names (trusted.<1000>mine, and its child's
+ * trusted.<1000><5>kid), the initial namespace's (trusted.host) and a
+ * sibling namespace's (trusted.<1001>sib), and copies up every file
+ * (chmod, or a write) while the switch flips.
+ *
+ * Each copy-up reads the switch afresh at each call it makes: the listing,
+ * then a get and a set per name. So a copy-up either carries the
+ * namespace's names (all of its calls at 1), or leaves some or all of them
+ * behind (a listing at 0 shows the namespace none; a get at 0 is
+ * ENODATA, which copy-up skips), or fails cleanly: EPERM (a set on the
+ * upper file at 0) or ERANGE (the listing grew between its size probe at
+ * 0 and its read at 1), the file not copied up. What the upper layer
+ * stores, as root sees it afterwards, is never a name outside the
+ * namespace's chain, and every value is the lower file's.
+ */
+#define FLIP_COPY_FILES 128
+
+struct flip_ovl {
+	char lower[512], upper[512], work[512], merged[512];
+	struct flipper fl;
+	int err[FLIP_COPY_FILES];	/* 0, or the errno of the copy-up */
+	int done;			/* copy-ups tried */
+	unsigned long overlapped;	/* copy-ups a flip landed in */
+};
+
+static void ns_flip_copy_up(struct __test_metadata *_metadata, const char *arg)
+{
+	struct flip_ovl *o = (void *)arg;
+	char opts[2048 + 64], path[600];
+	double end;
+	int i;
+
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
+		 o->lower, o->upper, o->work);
+	XT_CHECK(unshare(CLONE_NEWNS) == 0);
+	if (mount("overlay", o->merged, "overlay", 0, opts)) {
+		TH_LOG("overlay: %s", strerror(errno));
+		_exit(XT_CHILD_SKIP);
+	}
+	end = flip_now() + FLIP_BOUND;
+	for (i = 0; i < FLIP_COPY_FILES && flip_now() < end; i++) {
+		unsigned long before;
+		int fd, err = 0;
+
+		snprintf(path, sizeof(path), "%s/f%03d", o->merged, i);
+		before = flips_now(&o->fl);
+		if (i % 2) {
+			if (chmod(path, 0640))
+				err = errno;
+		} else {
+			fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+			if (fd < 0)
+				err = errno;
+			else if (write(fd, "w", 1) != 1)
+				err = errno;
+			if (fd >= 0)
+				close(fd);
+		}
+		if (flips_now(&o->fl) != before)
+			o->overlapped++;
+		o->err[i] = err;
+		o->done++;
+	}
+}
+
+static const struct { const char *name, *value; } flip_lower_names[] = {
+	{ "trusted.<1000>mine",		"m" },	/* the namespace's */
+	{ "trusted.<1000><5>kid",	"k" },	/* its child's */
+	{ "trusted.host",		"h" },	/* the initial namespace's */
+	{ "trusted.<1001>sib",		"s" },	/* a sibling's */
+	{ "user.u",			"u" },
+};
+
+TEST_F_TIMEOUT(boundary, flip_during_copy_up, 4 * FLIP_BOUND)
+{
+	struct flip_ovl *o;
+	int carried = 0, partly = 0, none = 0, eperm = 0, erange = 0;
+	int i, status;
+	size_t k;
+	pid_t flipper;
+
+	NEED_SWITCH();
+	NEED_TWO_CPUS();
+	o = mmap(NULL, sizeof(*o), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, o);
+	snprintf(o->lower, sizeof(o->lower), "%s/lower", self->dir);
+	snprintf(o->upper, sizeof(o->upper), "%s/upper", self->dir);
+	snprintf(o->work, sizeof(o->work), "%s/work", self->dir);
+	snprintf(o->merged, sizeof(o->merged), "%s/merged", self->dir);
+	ASSERT_EQ(0, xt_mknode(o->lower, S_IFDIR, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, xt_mknode(o->upper, S_IFDIR, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, xt_mknode(o->work, S_IFDIR, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, xt_mknode(o->merged, S_IFDIR, XT_OWNER, XT_OWNER));
+	for (i = 0; i < FLIP_COPY_FILES; i++) {
+		char f[600];
+
+		snprintf(f, sizeof(f), "%s/f%03d", o->lower, i);
+		ASSERT_EQ(0, xt_mknode(f, S_IFREG, XT_OWNER, XT_OWNER));
+		for (k = 0; k < ARRAY_SIZE(flip_lower_names); k++)
+			ASSERT_EQ(0, lsetxattr(f, flip_lower_names[k].name,
+					       flip_lower_names[k].value, 1, 0));
+	}
+
+	flipper = flipper_start(&o->fl);
+	ASSERT_LE(0, flipper);
+	status = in_userns(_metadata, XT_OWNER, ns_flip_copy_up, (const char *)o);
+	ASSERT_EQ(0, flipper_stop(&o->fl, flipper));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	if (status == XT_CHILD_SKIP)
+		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
+		     variant->fs.fstype);
+	ASSERT_EQ(0, status);
+	TH_LOG("%d copy-ups, %lu flips, %lu copy-ups with a flip in the middle",
+	       o->done, o->fl.flips, o->overlapped);
+	ASSERT_EQ(FLIP_COPY_FILES, o->done) {
+		TH_LOG("time bound reached: %d of %d copy-ups in %d s", o->done,
+		       FLIP_COPY_FILES, FLIP_BOUND);
+	}
+
+	for (i = 0; i < FLIP_COPY_FILES; i++) {
+		static char list[XATTR_LIST_MAX];
+		char up[600], low[600];
+		int mine = 0;
+		ssize_t len, off;
+		struct stat st;
+
+		snprintf(up, sizeof(up), "%s/f%03d", o->upper, i);
+		snprintf(low, sizeof(low), "%s/f%03d", o->lower, i);
+		/* the lower file keeps everything */
+		for (k = 0; k < ARRAY_SIZE(flip_lower_names); k++)
+			ASSERT_TRUE(value_is(low, flip_lower_names[k].name,
+					     flip_lower_names[k].value));
+		if (o->err[i]) {
+			ASSERT_TRUE(o->err[i] == EPERM || o->err[i] == ERANGE) {
+				TH_LOG("f%03d: copy-up failed: %s", i, strerror(o->err[i]));
+			}
+			if (o->err[i] == EPERM)
+				eperm++;
+			else
+				erange++;
+			/* failed cleanly: nothing on the upper layer */
+			ASSERT_EQ(-1, lstat(up, &st));
+			ASSERT_EQ(ENOENT, errno);
+			continue;
+		}
+		len = llistxattr(up, list, sizeof(list));
+		ASSERT_LE(0, len);
+		for (off = 0; off < len; off += strlen(list + off) + 1) {
+			const char *n = list + off;
+
+			if (strncmp(n, "trusted", 7))
+				continue;
+			/* only the namespace's names, with the lower file's values */
+			ASSERT_TRUE(!strcmp(n, "trusted.<1000>mine") ||
+				    !strcmp(n, "trusted.<1000><5>kid")) {
+				TH_LOG("f%03d: upper layer holds %s", i, n);
+			}
+			ASSERT_TRUE(value_is(up, n, n[14] == 'm' ? "m" : "k"));
+			mine++;
+		}
+		/* copy-up carries user.* as always */
+		ASSERT_TRUE(value_is(up, "user.u", "u"));
+		if (mine == 2)
+			carried++;
+		else if (mine)
+			partly++;
+		else
+			none++;
+	}
+	TH_LOG("copied up with the namespace's names: %d, some dropped: %d, all dropped: %d",
+	       carried, partly, none);
+	TH_LOG("copy-ups failed: %d with EPERM, %d with ERANGE", eperm, erange);
+	/* else the flips never met a copy-up, and the test proved nothing */
+	ASSERT_LT(0UL, o->overlapped);
+	munmap(o, sizeof(*o));
+}
+
+/*
+ * io_uring while the switch flips. Root stored trusted.x = "host", the
+ * namespace (root 1000) its own trusted.x = "mine" (trusted.<1000>x). The
+ * namespace gets trusted.x through IORING_OP_GETXATTR and _FGETXATTR and
+ * sets it to "mine" through _SETXATTR and _FSETXATTR, in turn, with one
+ * ring, while the switch flips: every get gives "mine" (at 1) or ENODATA
+ * (at 0), never "host"; every set succeeds (at 1) or fails with EPERM (at
+ * 0), and lands under the namespace's chain: root's trusted.x is never
+ * changed. (6.12's io_uring has no listxattr opcode: listings racing with
+ * the switch are flip_never_leaks'.)
+ */
+#define FLIP_URING_OPS 2000
+
+struct flip_uring {
+	char file[PATH_MAX];
+	struct flipper fl;
+	unsigned long done, overlapped;
+	unsigned long got, got_enodata, set, set_eperm;
+};
+
+static void ns_flip_uring(struct __test_metadata *_metadata, const char *arg)
+{
+	static const int ops[] = {
+		IORING_OP_GETXATTR, IORING_OP_FGETXATTR,
+		IORING_OP_SETXATTR, IORING_OP_FSETXATTR,
+	};
+	struct flip_uring *u = (void *)arg;
+	char mine[] = "mine";
+	struct xt_ring ring;
+	double end;
+	int fd, i;
+
+	fd = open(u->file, O_RDONLY | O_CLOEXEC);
+	XT_CHECK(fd >= 0);
+	XT_CHECK(xt_ring_open(&ring) == 0);
+	end = flip_now() + FLIP_BOUND;
+	for (i = 0; i < FLIP_URING_OPS && flip_now() < end; i++) {
+		int op = ops[i % ARRAY_SIZE(ops)];
+		bool by_fd = op == IORING_OP_FGETXATTR || op == IORING_OP_FSETXATTR;
+		unsigned long before = flips_now(&u->fl);
+		char buf[16] = "";
+		long res;
+
+		if (op == IORING_OP_GETXATTR || op == IORING_OP_FGETXATTR)
+			res = xt_ring_xattr(&ring, op, by_fd ? fd : -1,
+					    by_fd ? NULL : u->file, "trusted.x",
+					    buf, sizeof(buf), 0);
+		else
+			res = xt_ring_xattr(&ring, op, by_fd ? fd : -1,
+					    by_fd ? NULL : u->file, "trusted.x",
+					    mine, 4, 0);
+		if (flips_now(&u->fl) != before)
+			u->overlapped++;
+		u->done++;
+		if (op == IORING_OP_GETXATTR || op == IORING_OP_FGETXATTR) {
+			ASSERT_TRUE(res == -ENODATA || (res == 4 && !memcmp(buf, "mine", 4))) {
+				TH_LOG("op %d: get gave %ld \"%.*s\"", i, res,
+				       res > 0 ? (int)res : 0, buf);
+			}
+			if (res < 0)
+				u->got_enodata++;
+			else
+				u->got++;
+		} else {
+			ASSERT_TRUE(res == 0 || res == -EPERM) {
+				TH_LOG("op %d: set gave %ld", i, res);
+			}
+			if (res < 0)
+				u->set_eperm++;
+			else
+				u->set++;
+		}
+	}
+	xt_ring_close(&ring);
+	close(fd);
+}
+
+static void set_mine_x(struct __test_metadata *_metadata, const char *file)
+{
+	XT_CHECK(lsetxattr(file, "trusted.x", "mine", 4, 0) == 0);
+}
+
+TEST_F_TIMEOUT(boundary, flip_during_io_uring, 4 * FLIP_BOUND)
+{
+	struct flip_uring *u;
+	char names[4096];
+	pid_t flipper;
+	int status;
+
+	NEED_SWITCH();
+	NEED_TWO_CPUS();
+	if (!xt_have_uring())
+		SKIP(return, "io_uring not available (CONFIG_IO_URING, io_uring_disabled)");
+	u = mmap(NULL, sizeof(*u), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, u);
+	snprintf(u->file, sizeof(u->file), "%s", self->file);
+	ASSERT_EQ(0, lsetxattr(self->file, "trusted.x", "host", 4, 0));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, set_mine_x, self->file));
+
+	flipper = flipper_start(&u->fl);
+	ASSERT_LE(0, flipper);
+	status = in_userns(_metadata, XT_OWNER, ns_flip_uring, (const char *)u);
+	ASSERT_EQ(0, flipper_stop(&u->fl, flipper));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	ASSERT_EQ(0, status);
+	TH_LOG("%lu io_uring calls, %lu flips, %lu calls with a flip in the middle",
+	       u->done, u->fl.flips, u->overlapped);
+	TH_LOG("gets: %lu \"mine\", %lu ENODATA; sets: %lu done, %lu EPERM",
+	       u->got, u->got_enodata, u->set, u->set_eperm);
+	ASSERT_EQ(FLIP_URING_OPS, u->done) {
+		TH_LOG("time bound reached: %lu of %d calls in %d s", u->done,
+		       FLIP_URING_OPS, FLIP_BOUND);
+	}
+	/* root's name never changed; the namespace's sets landed under <1000> */
+	ASSERT_TRUE(value_is(self->file, "trusted.x", "host"));
+	ASSERT_TRUE(value_is(self->file, "trusted.<1000>x", "mine"));
+	ASSERT_EQ(0, trusted_names(self->file, names, sizeof(names)));
+	ASSERT_STREQ("trusted.<1000>x|trusted.x", names);
+	/* both states were met, or the test proved nothing */
+	ASSERT_TRUE(u->got && u->got_enodata);
+	ASSERT_LT(0UL, u->overlapped);
+	munmap(u, sizeof(*u));
+}
+
+/*
  * A child that runs fn(arg) as root of a namespace whose root is host uid
  * XT_OWNER, in a mount namespace of its own, and then waits until the
  * parent closes *hold, so that the parent can look at its mounts through
@@ -458,7 +826,32 @@ static void ns_tmpfs_names(struct __test_metadata *_metadata, const char *unused
  * trusted.overlay.opaque as its own (the control: the same name written by
  * the host is honoured).
  */
-TEST(tmpfs_in_userns_keeps_chain)
+/*
+ * Tests that need no filesystem under test: a mount namespace of their own
+ * with a tmpfs on /tmp, and the switch put back whatever happened.
+ */
+FIXTURE(nsmount) {
+	bool patched;
+};
+
+FIXTURE_SETUP(nsmount)
+{
+	XT_NEED_ROOT();
+	self->patched = xt_sysctl_get(SWITCH) >= 0;
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, mount("tmpfs", "/tmp", "tmpfs", 0, NULL));
+	if (self->patched)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+}
+
+FIXTURE_TEARDOWN_PARENT(nsmount)
+{
+	if (self->patched)
+		xt_sysctl_set(SWITCH, 0);
+}
+
+TEST_F(nsmount, tmpfs_in_userns_keeps_chain)
 {
 	char d[PATH_MAX], names[4096], opts[PATH_MAX * 2 + 64];
 	char merged[] = "/tmp/xattr_boundary_merged";
@@ -467,11 +860,8 @@ TEST(tmpfs_in_userns_keeps_chain)
 	struct stat st;
 	pid_t pid;
 
-	if (xt_sysctl_get(SWITCH) < 0)
+	if (!self->patched)
 		SKIP(return, "kernel without " SWITCH);
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	ASSERT_EQ(0, mount("tmpfs", "/tmp", "tmpfs", 0, NULL));
 	ASSERT_EQ(0, mkdir(NS_TMPFS, 0755));
 	ASSERT_EQ(0, chown(NS_TMPFS, XT_OWNER, XT_OWNER));
 	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
@@ -524,64 +914,6 @@ TEST(tmpfs_in_userns_keeps_chain)
 }
 
 /*
- * cgroup2 is one superblock for the whole system, owned by the initial
- * namespace: a namespace's trusted.delegate on a cgroup delegated to it
- * is stored under its chain, and the host does not take it for the
- * delegation marker it sets itself.
- */
-static void ns_delegate(struct __test_metadata *_metadata, const char *cg)
-{
-	char name[32];
-	int i;
-
-	XT_CHECK(lsetxattr(cg, "trusted.delegate", "1", 1, 0) == 0);
-	XT_CHECK(value_is(cg, "trusted.delegate", "1"));
-	/*
-	 * kernfs counts a namespace's names like user.* ones, at most 128 a
-	 * node: no unbounded pile of xattrs on a global object
-	 */
-	for (i = 1; i < 128; i++) {
-		snprintf(name, sizeof(name), "trusted.n%d", i);
-		XT_CHECK(lsetxattr(cg, name, "v", 1, 0) == 0);
-	}
-	XT_CHECK_ERR(lsetxattr(cg, "trusted.one_more", "v", 1, 0), ENOSPC);
-	XT_CHECK(lremovexattr(cg, "trusted.n1") == 0);
-	XT_CHECK(lsetxattr(cg, "trusted.one_more", "v", 1, 0) == 0);
-}
-
-TEST(cgroup2_delegate_keeps_chain)
-{
-	const char *root = "/tmp/xattr_boundary_cg";
-	char cg[PATH_MAX];
-
-	if (xt_sysctl_get(SWITCH) < 0)
-		SKIP(return, "kernel without " SWITCH);
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	ASSERT_EQ(0, mount("tmpfs", "/tmp", "tmpfs", 0, NULL));
-	ASSERT_EQ(0, mkdir(root, 0755));
-	if (mount("cgroup2", root, "cgroup2", 0, NULL))
-		SKIP(return, "no cgroup2: %s", strerror(errno));
-	snprintf(cg, sizeof(cg), "%s/xattr_boundary.%d", root, getpid());
-	ASSERT_EQ(0, mkdir(cg, 0755));
-	ASSERT_EQ(0, chown(cg, XT_OWNER, XT_OWNER));
-	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
-	EXPECT_EQ(0, in_userns(_metadata, XT_OWNER, ns_delegate, cg));
-	ASSERT_EQ(0, lgetxattr(cg, "trusted.<1000>delegate", NULL, 0) == 1 ? 0 : -1);
-	/* the host's own names are not limited */
-	for (int i = 0; i < 130; i++) {
-		char name[32];
-
-		snprintf(name, sizeof(name), "trusted.host%d", i);
-		ASSERT_EQ(0, lsetxattr(cg, name, "v", 1, 0));
-	}
-	EXPECT_EQ(-1, lgetxattr(cg, "trusted.delegate", NULL, 0));
-	EXPECT_EQ(ENODATA, errno);
-	xt_sysctl_set(SWITCH, 0);
-	rmdir(cg);
-}
-
-/*
  * kernfs keeps xattrs in memory, on nodes that outlive the namespaces
  * that write them. The initial namespace's trusted.* names are never
  * limited there, at either switch and on a stock kernel, chains included.
@@ -612,6 +944,7 @@ FIXTURE(kernfs) {
 
 FIXTURE_SETUP(kernfs)
 {
+	XT_NEED_ROOT();
 	self->patched = xt_sysctl_get(SWITCH) >= 0;
 	self->cgs.n = 0;
 	ASSERT_EQ(0, unshare(CLONE_NEWNS));
@@ -692,6 +1025,54 @@ static int count_names(struct __test_metadata *_metadata, const char *path,
 		if (!strncmp(list + off, prefix, strlen(prefix)))
 			n++;
 	return n;
+}
+
+/*
+ * cgroup2 is one superblock for the whole system, owned by the initial
+ * namespace: a namespace's trusted.delegate on a cgroup delegated to it
+ * is stored under its chain, and the host does not take it for the
+ * delegation marker it sets itself.
+ */
+static void ns_delegate(struct __test_metadata *_metadata, const char *cg)
+{
+	char name[32];
+	int i;
+
+	XT_CHECK(lsetxattr(cg, "trusted.delegate", "1", 1, 0) == 0);
+	XT_CHECK(value_is(cg, "trusted.delegate", "1"));
+	/*
+	 * kernfs counts a namespace's names like user.* ones, at most 128 a
+	 * node: no unbounded pile of xattrs on a global object
+	 */
+	for (i = 1; i < 128; i++) {
+		snprintf(name, sizeof(name), "trusted.n%d", i);
+		XT_CHECK(lsetxattr(cg, name, "v", 1, 0) == 0);
+	}
+	XT_CHECK_ERR(lsetxattr(cg, "trusted.one_more", "v", 1, 0), ENOSPC);
+	XT_CHECK(lremovexattr(cg, "trusted.n1") == 0);
+	XT_CHECK(lsetxattr(cg, "trusted.one_more", "v", 1, 0) == 0);
+}
+
+TEST_F(kernfs, cgroup2_delegate_keeps_chain)
+{
+	char cg[PATH_MAX];
+
+	if (!self->patched)
+		SKIP(return, "kernel without " SWITCH);
+	KERNFS_CGROUP2();
+	kernfs_cgroup(_metadata, &self->cgs, "delegate", XT_OWNER, cg, sizeof(cg));
+	ASSERT_EQ(0, xt_sysctl_set(SWITCH, 1));
+	EXPECT_EQ(0, in_userns(_metadata, XT_OWNER, ns_delegate, cg));
+	ASSERT_EQ(0, lgetxattr(cg, "trusted.<1000>delegate", NULL, 0) == 1 ? 0 : -1);
+	/* the host's own names are not limited */
+	for (int i = 0; i < 130; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "trusted.host%d", i);
+		ASSERT_EQ(0, lsetxattr(cg, name, "v", 1, 0));
+	}
+	EXPECT_EQ(-1, lgetxattr(cg, "trusted.delegate", NULL, 0));
+	EXPECT_EQ(ENODATA, errno);
 }
 
 /*

@@ -41,16 +41,9 @@ static int switch_value(void)
 
 FIXTURE_SETUP(trusted)
 {
-	int ret;
-
+	XT_NEED_ROOT();
 	self->had_switch = switch_value() >= 0;
-	ret = xt_setup_fs(&variant->fs, self->dir, sizeof(self->dir));
-	if (ret == -ENOENT)
-		SKIP(return, "no %s device: set %s, or install %s",
-		     variant->fs.fstype, variant->fs.dev_env, variant->fs.mkfs);
-	if (ret == -ENODEV)
-		SKIP(return, "kernel without %s", variant->fs.fstype);
-	ASSERT_EQ(0, ret);
+	XT_SETUP_FS(&variant->fs, self->dir);
 	/* every test starts from the default */
 	if (self->had_switch)
 		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
@@ -1557,6 +1550,316 @@ TEST_F(trusted, userns_overlayfs_upper)
 	ASSERT_TRUE(has_value(file, "trusted.<1000><5>c", "c"));
 	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.host", "trusted.<1000>ov",
 						  "trusted.<1000><5>c")));
+}
+
+/*
+ * Who can claim a chain (Documentation/filesystems/xattr-userns.rst): the
+ * names under <U> belong to whoever can make a namespace whose root is U.
+ * With the setuid newuidmap(1) and newgidmap(1) of shadow (Debian's uidmap
+ * package) and /etc/subuid, the owner of a subordinate range maps any uid
+ * of it as the root of a namespace of its own; a process of uid U does the
+ * same with "0 U 1", as unshare -r does; a user who owns no range cannot
+ * map U, and so never reaches the names under <U>.
+ *
+ * The tests run with an /etc of their own (a tmpfs in the test's mount
+ * namespace): SUB_OWNER owns the subordinate uids and gids SUB_START to
+ * SUB_START + SUB_COUNT - 1, NO_RANGE owns none.
+ */
+#define NEWUIDMAP "/usr/bin/newuidmap"
+#define NEWGIDMAP "/usr/bin/newgidmap"
+#define SUB_OWNER 1000
+#define NO_RANGE 2000
+#define SUB_START 100000
+#define SUB_COUNT 65536
+#define SUB_ROOT_MAP "0 100000 65536"
+
+/* Why newuidmap cannot run here, or NULL. */
+static const char *newidmap_missing(void)
+{
+	static const char * const tools[] = { NEWUIDMAP, NEWGIDMAP };
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tools); i++) {
+		if (stat(tools[i], &st) || !(st.st_mode & 0111))
+			return "newuidmap and newgidmap are not installed (the uidmap package)";
+		if (st.st_uid != 0 || !(st.st_mode & S_ISUID))
+			return "newuidmap and newgidmap are not setuid root";
+	}
+	return NULL;
+}
+
+static int write_etc(const char *name, const char *text, size_t len)
+{
+	char path[64];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/etc/%s", name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+/*
+ * An /etc of the test's own: the users, their groups and the subordinate
+ * ranges newuidmap and newgidmap read; the dynamic loader's cache is kept.
+ */
+static int private_etc(void)
+{
+	static const char passwd[] =
+		"root:x:0:0:root:/root:/bin/sh\n"
+		"subowner:x:1000:1000::/:/bin/sh\n"
+		"norange:x:2000:2000::/:/bin/sh\n";
+	static const char group[] = "root:x:0:\nsubowner:x:1000:\nnorange:x:2000:\n";
+	static const char subids[] = "subowner:100000:65536\n";
+	static char cache[4 << 20];
+	ssize_t cache_len = -1;
+	int fd, ret;
+
+	fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		cache_len = read(fd, cache, sizeof(cache));
+		close(fd);
+	}
+	if (mount("tmpfs", "/etc", "tmpfs", 0, "mode=0755"))
+		return -errno;
+	ret = write_etc("passwd", passwd, strlen(passwd)) ?:
+	      write_etc("group", group, strlen(group)) ?:
+	      write_etc("subuid", subids, strlen(subids)) ?:
+	      write_etc("subgid", subids, strlen(subids));
+	if (!ret && cache_len > 0 && cache_len < (ssize_t)sizeof(cache))
+		ret = write_etc("ld.so.cache", cache, cache_len);
+	return ret;
+}
+
+/*
+ * Run tool ("newuidmap" or "newgidmap") on pid with the one mapping map;
+ * its exit status, and what it said in the test's log.
+ */
+static int run_idmap_tool(struct __test_metadata *_metadata, const char *tool,
+			  pid_t pid, const char *map)
+{
+	char pidstr[16], m[3][16], out[512];
+	int p[2], status;
+	ssize_t n, len = 0;
+	pid_t child;
+
+	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	if (sscanf(map, "%15s %15s %15s", m[0], m[1], m[2]) != 3 || pipe2(p, O_CLOEXEC))
+		return -1;
+	child = fork();
+	if (child < 0)
+		return -1;
+	if (child == 0) {
+		static char * const envp[] = { "PATH=/usr/bin:/bin", NULL };
+		char *argv[6];
+
+		argv[0] = (char *)tool;
+		argv[1] = pidstr;
+		argv[2] = m[0];
+		argv[3] = m[1];
+		argv[4] = m[2];
+		argv[5] = NULL;
+		dup2(p[1], STDOUT_FILENO);
+		dup2(p[1], STDERR_FILENO);
+		execve(tool, argv, envp);
+		_exit(127);
+	}
+	close(p[1]);
+	while (len < (ssize_t)sizeof(out) - 1 &&
+	       (n = read(p[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	close(p[0]);
+	while (len && out[len - 1] == '\n')
+		len--;
+	out[len] = '\0';
+	status = xt_wait(child);
+	if (len)
+		TH_LOG("%s %s %s: exit %d: %s", tool, pidstr, map, status, out);
+	return status;
+}
+
+typedef void (*idmap_body)(struct __test_metadata *_metadata, const char *file);
+
+/*
+ * As host user `user`, without capabilities, create a user namespace and
+ * ask newuidmap and newgidmap to map SUB_ROOT_MAP in it (its root is host
+ * uid SUB_START); then run body there, as its root when the mapping took,
+ * else as whatever the unmapped namespace makes of us. Returns whether
+ * both tools succeeded: 1, 0, or -1 when the test could not run.
+ */
+static int in_newidmap_ns(struct __test_metadata *_metadata, uid_t user,
+			  idmap_body body, const char *file)
+{
+	int *mapped = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int ready[2], go[2], ret;
+	pid_t pid;
+
+	if (mapped == MAP_FAILED)
+		return -1;
+	*mapped = -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		pid_t ns;
+		char c;
+
+		XT_CHECK(xt_become(user, user) == 0);
+		XT_CHECK(pipe2(ready, O_CLOEXEC) == 0 && pipe2(go, O_CLOEXEC) == 0);
+		ns = fork();
+		XT_CHECK(ns >= 0);
+		if (ns == 0) {
+			close(ready[0]);
+			close(go[1]);
+			XT_CHECK(unshare(CLONE_NEWUSER) == 0);
+			XT_CHECK(write(ready[1], "u", 1) == 1);
+			XT_CHECK(read(go[0], &c, 1) == 1);
+			if (c == 'y')
+				XT_CHECK(xt_become(0, 0) == 0);
+			body(_metadata, file);
+			_exit(_metadata->exit_code);
+		}
+		close(ready[1]);
+		close(go[0]);
+		XT_CHECK(read(ready[0], &c, 1) == 1);
+		*mapped = run_idmap_tool(_metadata, NEWUIDMAP, ns, SUB_ROOT_MAP) == 0 &&
+			  run_idmap_tool(_metadata, NEWGIDMAP, ns, SUB_ROOT_MAP) == 0;
+		XT_CHECK(write(go[1], *mapped ? "y" : "n", 1) == 1);
+		XT_CHECK(xt_wait(ns) == 0);
+		_exit(_metadata->exit_code);
+	}
+	ret = xt_wait(pid) ? -1 : *mapped;
+	munmap(mapped, sizeof(int));
+	return ret;
+}
+
+/*
+ * Run body as root of a namespace that host uid `uid` makes and maps
+ * itself, "0 uid 1" (unshare -r), without any privilege.
+ */
+static int in_own_ns(struct __test_metadata *_metadata, uid_t uid,
+		     idmap_body body, const char *file)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char map[32];
+
+		snprintf(map, sizeof(map), "0 %u 1\n", uid);
+		XT_CHECK(xt_become(uid, uid) == 0);
+		XT_CHECK(unshare(CLONE_NEWUSER) == 0);
+		XT_CHECK(xt_write_file("/proc/self/setgroups", "deny\n") == 0);
+		XT_CHECK(xt_write_file("/proc/self/uid_map", map) == 0);
+		XT_CHECK(xt_write_file("/proc/self/gid_map", map) == 0);
+		body(_metadata, file);
+		_exit(_metadata->exit_code);
+	}
+	return xt_wait(pid);
+}
+
+/* Skip without newuidmap or the switch; a private /etc, a file of SUB_START's. */
+#define NEWIDMAP_SETUP(file) do {					\
+	const char *__why = newidmap_missing();				\
+									\
+	if (__why)							\
+		SKIP(return, "%s", __why);				\
+	NEED_SWITCH();							\
+	ASSERT_EQ(0, private_etc());					\
+	snprintf(file, sizeof(file), "%s/sub", self->dir);		\
+	ASSERT_EQ(0, xt_mknode(file, S_IFREG, SUB_START, SUB_START));	\
+} while (0)
+
+static void sub_root_sets(struct __test_metadata *_metadata, const char *f)
+{
+	XT_CHECK(getuid() == 0 && geteuid() == 0);
+	XT_CHECK(setxattr(f, "trusted.label", "sub", 3, XATTR_CREATE) == 0);
+	XT_CHECK(has_value(f, "trusted.label", "sub"));
+	XT_CHECK(trusted_names_are(f, NAMES("trusted.label")));
+}
+
+static void sees_no_label(struct __test_metadata *_metadata, const char *f)
+{
+	XT_CHECK_ERR(getxattr(f, "trusted.label", NULL, 0), ENODATA);
+	XT_CHECK_ERR(getxattr(f, "trusted.<100000>label", NULL, 0), ENODATA);
+	XT_CHECK_ERR(setxattr(f, "trusted.label", "x", 1, 0), EPERM);
+	XT_CHECK_ERR(removexattr(f, "trusted.label"), EPERM);
+	XT_CHECK(trusted_names_are(f, NAMES(NULL)));
+}
+
+/*
+ * User 1000, who owns 100000-165535 in /etc/subuid, maps its namespace's
+ * root to 100000 with newuidmap and newgidmap; that root sets trusted.label
+ * on a file owned by 100000:100000, which the host sees as
+ * trusted.<100000>label. User 1000's own namespace (unshare -r: root 1000)
+ * is another chain and sees nothing of it.
+ */
+TEST_F(trusted, userns_newuidmap_subordinate_root)
+{
+	char file[PATH_MAX];
+
+	NEWIDMAP_SETUP(file);
+	ASSERT_EQ(1, in_newidmap_ns(_metadata, SUB_OWNER, sub_root_sets, file));
+	ASSERT_TRUE(has_value(file, "trusted.<100000>label", "sub"));
+	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.<100000>label")));
+	ASSERT_EQ(0, in_own_ns(_metadata, SUB_OWNER, sees_no_label, file));
+	ASSERT_TRUE(has_value(file, "trusted.<100000>label", "sub"));
+}
+
+static void uid_rewrites(struct __test_metadata *_metadata, const char *f)
+{
+	XT_CHECK(has_value(f, "trusted.label", "sub"));
+	XT_CHECK(trusted_names_are(f, NAMES("trusted.label")));
+	XT_CHECK(setxattr(f, "trusted.label", "own", 3, XATTR_REPLACE) == 0);
+}
+
+static void sub_root_reads_rewrite(struct __test_metadata *_metadata, const char *f)
+{
+	XT_CHECK(has_value(f, "trusted.label", "own"));
+}
+
+/*
+ * A process of host uid 100000, not user 1000, makes a namespace of its
+ * own with "0 100000 1" (unshare -r) and reads and rewrites the label set
+ * through newuidmap: both namespaces have the chain <100000>, and so the
+ * same names, as documented; user 1000's mapped namespace reads the new
+ * value.
+ */
+TEST_F(trusted, userns_newuidmap_uid_claims_chain)
+{
+	char file[PATH_MAX];
+
+	NEWIDMAP_SETUP(file);
+	ASSERT_EQ(1, in_newidmap_ns(_metadata, SUB_OWNER, sub_root_sets, file));
+	ASSERT_EQ(0, in_own_ns(_metadata, SUB_START, uid_rewrites, file));
+	ASSERT_TRUE(has_value(file, "trusted.<100000>label", "own"));
+	ASSERT_EQ(1, in_newidmap_ns(_metadata, SUB_OWNER, sub_root_reads_rewrite, file));
+	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.<100000>label")));
+}
+
+/*
+ * User 2000 owns no subordinate range: newuidmap refuses to map 100000 for
+ * it, and its namespace, left unmapped, reaches no trusted.* name; nor does
+ * the one it maps itself (root 2000, which does not map the file's owner).
+ * The label stays as it was.
+ */
+TEST_F(trusted, userns_newuidmap_no_subordinate_range)
+{
+	char file[PATH_MAX];
+
+	NEWIDMAP_SETUP(file);
+	ASSERT_EQ(1, in_newidmap_ns(_metadata, SUB_OWNER, sub_root_sets, file));
+	ASSERT_EQ(0, in_newidmap_ns(_metadata, NO_RANGE, sees_no_label, file));
+	ASSERT_EQ(0, in_own_ns(_metadata, NO_RANGE, sees_no_label, file));
+	ASSERT_TRUE(has_value(file, "trusted.<100000>label", "sub"));
+	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.<100000>label")));
 }
 
 TEST_HARNESS_MAIN

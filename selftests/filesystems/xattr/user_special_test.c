@@ -11,9 +11,10 @@
  *
  * Each "cell" test runs one caller against one file type with the switch
  * at 0 or 1, through both ways a file server reaches such a file: the l*
- * path calls and an O_PATH descriptor reopened through /proc/self/fd. The
- * table in design/user-xattr-special.md names these tests. The switch-0
- * tests also pass on a stock kernel; the switch-1 tests SKIP there.
+ * path calls and an O_PATH descriptor reopened through /proc/self/fd.
+ * Documentation/admin-guide/sysctl/fs.rst (xattr_user_special) has the
+ * rules. The switch-0 tests also pass on a stock kernel; the switch-1
+ * tests SKIP there.
  */
 #include "xattr_util.h"
 #include "../../kselftest_harness.h"
@@ -52,16 +53,9 @@ XT_FS_VARIANTS(user_special);
 
 FIXTURE_SETUP(user_special)
 {
-	int ret;
-
+	XT_NEED_ROOT();
 	self->had_switch = xt_sysctl_get(SWITCH) >= 0;
-	ret = xt_setup_fs(&variant->fs, self->dir, sizeof(self->dir));
-	if (ret == -ENOENT)
-		SKIP(return, "no %s device: set %s, or install %s",
-		     variant->fs.fstype, variant->fs.dev_env, variant->fs.mkfs);
-	if (ret == -ENODEV)
-		SKIP(return, "kernel without %s", variant->fs.fstype);
-	ASSERT_EQ(0, ret);
+	XT_SETUP_FS(&variant->fs, self->dir);
 	ASSERT_EQ(0, xt_mknodes(self->dir, XT_OWNER, XT_OWNER));
 	/* every test starts from the default */
 	if (self->had_switch)
@@ -490,6 +484,7 @@ TEST(switch_values_and_permissions)
 	int userns, ret;
 	pid_t pid;
 
+	XT_NEED_ROOT();
 	if (xt_sysctl_get(SWITCH) < 0)
 		SKIP(return, "kernel without fs.xattr_user_special");
 	ASSERT_EQ(0, xt_sysctl_get(SWITCH));

@@ -51,8 +51,8 @@
 /*
  * The filesystems under test. tmpfs is mounted fresh; the others need a
  * formatted block device: the one an environment variable names (a test
- * runner that made one, such as the guest of this project's harness), or
- * else a loop device on an image the tests make themselves with mkfs.
+ * runner that made one), or else a loop device on an image the tests make
+ * themselves with mkfs (xt_dev()).
  */
 struct xt_fs {
 	const char *fstype;
@@ -116,35 +116,166 @@ static inline bool xt_special(mode_t type)
 	return type != S_IFREG && type != S_IFDIR;
 }
 
-/* Where the tests keep the images they make, one per filesystem. */
-#define XT_IMG_DIR "/tmp/xattr_selftests"
+/*
+ * Every test needs root (euid 0): it mounts filesystems, attaches loop
+ * devices, turns sysctls and takes on other users' identities. Anybody
+ * else gets a SKIP with the reason, from each FIXTURE_SETUP() and TEST().
+ */
+#define XT_NEED_ROOT() do {						\
+	if (geteuid())							\
+		SKIP(return, "needs root (euid 0), runs as euid %u",	\
+		     (unsigned int)geteuid());				\
+} while (0)
+
+/*
+ * The images the tests make, one per filesystem, and their loop devices
+ * live in a directory of this run's own, named after the test program's
+ * main process (the one that runs the harness). Whichever test first needs
+ * a filesystem makes its image, attaches it to a loop device and writes the
+ * device's name into <fstype>.dev there, so that the tests after it (each
+ * in a child process of its own) mount the same device. When the program
+ * ends, however it ends but SIGKILL, its main process detaches the loop
+ * devices and deletes the directory; the children it forks never do.
+ */
+#define XT_IMG_DIR_FMT "/tmp/xattr_selftests.%d"
+
+static pid_t xt_main_pid;
+static char xt_img_dir[64];
+
+/* A linux_dirent64, for getdents64(2) in a signal handler. */
+struct xt_dirent64 {
+	__u64 d_ino;
+	__s64 d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/*
+ * Detach the loop device a <fstype>.dev file names (when it is still
+ * mounted, LOOP_CLR_FD makes the kernel detach it at its last close).
+ * Async-signal-safe.
+ */
+static void xt_detach_dev_file(int dirfd, const char *name)
+{
+	char dev[64];
+	ssize_t n;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, dev, sizeof(dev) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	dev[n] = '\0';
+	dev[strcspn(dev, "\n")] = '\0';
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ioctl(fd, LOOP_CLR_FD, 0);
+	close(fd);
+}
+
+/*
+ * In the main process only: detach the loop devices of this run and delete
+ * its images and their directory. Async-signal-safe (no stdio, no malloc),
+ * so that the signal handlers below may call it.
+ */
+static void xt_cleanup_images(void)
+{
+	static char buf[4096];
+	int dirfd, pass, left = 1;
+	long n, off;
+
+	if (getpid() != xt_main_pid)
+		return;
+	dirfd = open(xt_img_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return;
+	/* the loop devices first, then every file, again while any is left */
+	for (pass = 0; pass < 8 && left; pass++) {
+		left = 0;
+		lseek(dirfd, 0, SEEK_SET);
+		while ((n = syscall(__NR_getdents64, dirfd, buf, sizeof(buf))) > 0) {
+			for (off = 0; off < n;) {
+				struct xt_dirent64 *d = (void *)(buf + off);
+				size_t len = strlen(d->d_name);
+
+				off += d->d_reclen;
+				if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+					continue;
+				left = 1;
+				if (pass == 0 && len > 4 && !strcmp(d->d_name + len - 4, ".dev"))
+					xt_detach_dev_file(dirfd, d->d_name);
+				if (pass > 0)
+					unlinkat(dirfd, d->d_name, 0);
+			}
+		}
+	}
+	close(dirfd);
+	rmdir(xt_img_dir);
+}
+
+static void xt_cleanup_signal(int sig)
+{
+	xt_cleanup_images();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Before the harness runs: note the main process, and clean up at its exit
+ * and when a runner's timeout (SIGTERM), a terminal (SIGINT, SIGHUP) ends
+ * it. The children inherit the handlers, which only restore the default
+ * action and die of the signal there, as they would have.
+ */
+static void __attribute__((constructor)) xt_images_init(void)
+{
+	struct sigaction sa = { .sa_handler = xt_cleanup_signal };
+
+	xt_main_pid = getpid();
+	snprintf(xt_img_dir, sizeof(xt_img_dir), XT_IMG_DIR_FMT, (int)xt_main_pid);
+	atexit(xt_cleanup_images);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
 
 /*
  * The block device of the filesystem under test: $<dev_env> when set, or a
- * loop device on an image made with fs->mkfs in XT_IMG_DIR, made by the
- * first test that needs it and kept for the others (its name is in
- * XT_IMG_DIR/<fstype>.dev). NULL when neither can be had: errno is ENOENT
- * when fs->mkfs is not installed.
+ * loop device on an image made with fs->mkfs in this run's image directory
+ * (see above), made by the first test that needs it. NULL when neither can
+ * be had: errno is ENOENT when fs->mkfs is not installed, ENXIO when the
+ * kernel has no loop devices.
  */
 static inline const char *xt_dev(const struct xt_fs *fs)
 {
+	/* this process's device: xt_remount() comes back for it */
+	static const char *dev_fstype;
 	static char dev[64];
-	char img[PATH_MAX], cmd[PATH_MAX + 128];
-	int ctl, nr, img_fd, loop_fd, ret;
+	char img[PATH_MAX], tmp[PATH_MAX], cmd[2 * PATH_MAX];
+	int ctl, nr, img_fd, loop_fd, ret, tries;
 	const char *env = getenv(fs->dev_env);
 	FILE *f;
 
 	if (env && *env)
 		return env;
-	snprintf(img, sizeof(img), XT_IMG_DIR "/%s.dev", fs->fstype);
+	if (dev_fstype && !strcmp(dev_fstype, fs->fstype))
+		return dev;
+	snprintf(img, sizeof(img), "%s/%s.dev", xt_img_dir, fs->fstype);
 	f = fopen(img, "re");
 	if (f) {
 		bool got = fgets(dev, sizeof(dev), f);
 
 		fclose(f);
 		dev[strcspn(dev, "\n")] = '\0';
-		if (got && *dev)
+		if (got && *dev) {
+			dev_fstype = fs->fstype;
 			return dev;
+		}
 	}
 	snprintf(cmd, sizeof(cmd), "command -v %.*s >/dev/null 2>&1",
 		 (int)strcspn(fs->mkfs, " "), fs->mkfs);
@@ -152,9 +283,13 @@ static inline const char *xt_dev(const struct xt_fs *fs)
 		errno = ENOENT;
 		return NULL;
 	}
-	if (mkdir(XT_IMG_DIR, 0755) && errno != EEXIST)
+	if (access("/dev/loop-control", F_OK)) {
+		errno = ENXIO;
 		return NULL;
-	snprintf(img, sizeof(img), XT_IMG_DIR "/%s.img", fs->fstype);
+	}
+	if (mkdir(xt_img_dir, 0700) && errno != EEXIST)
+		return NULL;
+	snprintf(img, sizeof(img), "%s/%s.img", xt_img_dir, fs->fstype);
 	img_fd = open(img, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (img_fd < 0)
 		return NULL;
@@ -165,28 +300,51 @@ static inline const char *xt_dev(const struct xt_fs *fs)
 		errno = EIO;
 		goto fail;
 	}
-	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (ctl < 0)
-		goto fail;
-	nr = ioctl(ctl, LOOP_CTL_GET_FREE);
-	close(ctl);
-	if (nr < 0)
-		goto fail;
-	snprintf(dev, sizeof(dev), "/dev/loop%d", nr);
-	loop_fd = open(dev, O_RDWR | O_CLOEXEC);
-	if (loop_fd < 0)
-		goto fail;
-	ret = ioctl(loop_fd, LOOP_SET_FD, img_fd);
-	close(loop_fd);
+	/* another program may take the free device first: try again */
+	for (tries = 0; tries < 16; tries++) {
+		ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+		if (ctl < 0)
+			goto fail;
+		nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+		close(ctl);
+		if (nr < 0)
+			goto fail;
+		snprintf(dev, sizeof(dev), "/dev/loop%d", nr);
+		loop_fd = open(dev, O_RDWR | O_CLOEXEC);
+		if (loop_fd < 0)
+			goto fail;
+		ret = ioctl(loop_fd, LOOP_SET_FD, img_fd);
+		close(loop_fd);
+		if (!ret)
+			break;
+		if (errno != EBUSY)
+			goto fail;
+	}
 	if (ret)
 		goto fail;
 	close(img_fd);
-	snprintf(img, sizeof(img), XT_IMG_DIR "/%s.dev", fs->fstype);
-	f = fopen(img, "we");
-	if (f) {
-		fprintf(f, "%s\n", dev);
-		fclose(f);
+	/* written under another name first: a reader sees all of it or none */
+	snprintf(tmp, sizeof(tmp), "%s/%s.dev.tmp", xt_img_dir, fs->fstype);
+	snprintf(img, sizeof(img), "%s/%s.dev", xt_img_dir, fs->fstype);
+	f = fopen(tmp, "we");
+	ret = f ? 0 : -1;
+	if (f && fprintf(f, "%s\n", dev) < 0)
+		ret = -1;
+	if (f && fclose(f))
+		ret = -1;
+	if (!ret && rename(tmp, img))
+		ret = -1;
+	if (ret) {
+		ret = errno;
+		loop_fd = open(dev, O_RDWR | O_CLOEXEC);
+		if (loop_fd >= 0) {
+			ioctl(loop_fd, LOOP_CLR_FD, 0);
+			close(loop_fd);
+		}
+		errno = ret;
+		return NULL;
 	}
+	dev_fstype = fs->fstype;
 	return dev;
 fail:
 	ret = errno;
@@ -197,10 +355,11 @@ fail:
 
 /*
  * Mount the filesystem under test at XT_MNT in a new private mount
- * namespace and make a fresh directory for this test in it.
- * Returns 0, or a negative errno; -ENOENT means "no device for this
- * filesystem, and no mkfs to make one" and -ENODEV "the kernel does not
- * know this filesystem".
+ * namespace, over a tmpfs of its own on /tmp (whatever a test makes under
+ * /tmp goes with the namespace), and make a fresh directory for this test
+ * in it. Returns 0, or a negative errno; -ENOENT means "no device for this
+ * filesystem, and no mkfs to make one", -ENXIO "no loop devices to make
+ * one" and -ENODEV "the kernel does not know this filesystem".
  */
 static inline int xt_setup_fs(const struct xt_fs *fs, char *dir, size_t len)
 {
@@ -209,11 +368,13 @@ static inline int xt_setup_fs(const struct xt_fs *fs, char *dir, size_t len)
 	if (fs->dev_env) {
 		dev = xt_dev(fs);
 		if (!dev)
-			return errno == ENOENT ? -ENOENT : -errno;
+			return -errno;
 	}
 	if (unshare(CLONE_NEWNS))
 		return -errno;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	if (mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777"))
 		return -errno;
 	if (mkdir(XT_MNT, 0755) && errno != EEXIST)
 		return -errno;
@@ -227,6 +388,30 @@ static inline int xt_setup_fs(const struct xt_fs *fs, char *dir, size_t len)
 		return -errno;
 	return 0;
 }
+
+/*
+ * xt_setup_fs() in a FIXTURE_SETUP(), into dir (an array): SKIP with the
+ * reason when this machine cannot have the filesystem, fail on any other
+ * error.
+ */
+#define XT_SETUP_FS(fs, dir) do {					\
+	int __ret;							\
+									\
+	XT_NEED_ROOT();							\
+	__ret = xt_setup_fs(fs, dir, sizeof(dir));			\
+	if (__ret == -ENOENT)						\
+		SKIP(return, "no %s device: set %s, or install %.*s",	\
+		     (fs)->fstype, (fs)->dev_env,			\
+		     (int)strcspn((fs)->mkfs, " "), (fs)->mkfs);	\
+	if (__ret == -ENXIO)						\
+		SKIP(return, "no %s device: set %s, or load loop (%s)",	\
+		     (fs)->fstype, (fs)->dev_env, "CONFIG_BLK_DEV_LOOP"); \
+	if (__ret == -ENODEV)						\
+		SKIP(return, "kernel without %s", (fs)->fstype);	\
+	ASSERT_EQ(0, __ret) {						\
+		TH_LOG("setting up %s: %s", (fs)->fstype, strerror(-__ret)); \
+	}								\
+} while (0)
 
 /* Remount the filesystem under test, to prove what is on disk. */
 static inline int xt_remount(const struct xt_fs *fs)
@@ -554,43 +739,75 @@ static inline bool xt_have_uring(void)
 }
 
 /*
- * One xattr operation through a fresh io_uring: op is IORING_OP_SETXATTR,
- * _GETXATTR (path), _FSETXATTR or _FGETXATTR (fd). Returns the CQE's
- * result, or -errno when io_uring itself is not available.
+ * An io_uring of one entry, for one xattr operation at a time. (The
+ * io_uring of 6.12 has SETXATTR, GETXATTR, FSETXATTR and FGETXATTR, and no
+ * listxattr or removexattr.)
  */
-static inline long xt_uring_xattr(int op, int fd, const char *path,
-				  const char *name, void *value, size_t len,
-				  int flags)
-{
-	struct io_uring_params p = {};
-	struct io_uring_sqe *sqe;
-	struct io_uring_cqe *cqe;
-	size_t sqsz, cqsz, sz;
-	unsigned int *tail;
-	long res;
-	void *sq;
-	int ring;
+struct xt_ring {
+	int fd;
+	struct io_uring_params p;
+	void *rings;		/* the SQ and CQ rings, one mapping */
+	size_t rings_size;
+	struct io_uring_sqe *sqes;
+};
 
-	ring = syscall(__NR_io_uring_setup, 1, &p);
-	if (ring < 0)
+/* Set up the ring: 0, or -errno (io_uring off or limited: -ENOSYS, -EPERM). */
+static inline int xt_ring_open(struct xt_ring *r)
+{
+	size_t sqsz, cqsz;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = syscall(__NR_io_uring_setup, 1, &r->p);
+	if (r->fd < 0)
 		return -errno;
-	sqsz = p.sq_off.array + p.sq_entries * sizeof(__u32);
-	cqsz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
-	sz = sqsz > cqsz ? sqsz : cqsz;
+	sqsz = r->p.sq_off.array + r->p.sq_entries * sizeof(__u32);
+	cqsz = r->p.cq_off.cqes + r->p.cq_entries * sizeof(struct io_uring_cqe);
+	r->rings_size = sqsz > cqsz ? sqsz : cqsz;
 	/* kernels since 5.4 map both rings at once */
-	sq = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-		  ring, IORING_OFF_SQ_RING);
-	sqe = mmap(NULL, p.sq_entries * sizeof(*sqe), PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
-	if (sq == MAP_FAILED || sqe == MAP_FAILED ||
-	    !(p.features & IORING_FEAT_SINGLE_MMAP)) {
-		if (sq != MAP_FAILED)
-			munmap(sq, sz);
-		if (sqe != MAP_FAILED)
-			munmap(sqe, p.sq_entries * sizeof(*sqe));
-		close(ring);
+	r->rings = mmap(NULL, r->rings_size, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQ_RING);
+	r->sqes = mmap(NULL, r->p.sq_entries * sizeof(*r->sqes),
+		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
+		       IORING_OFF_SQES);
+	if (r->rings == MAP_FAILED || r->sqes == MAP_FAILED ||
+	    !(r->p.features & IORING_FEAT_SINGLE_MMAP)) {
+		if (r->rings != MAP_FAILED)
+			munmap(r->rings, r->rings_size);
+		if (r->sqes != MAP_FAILED)
+			munmap(r->sqes, r->p.sq_entries * sizeof(*r->sqes));
+		close(r->fd);
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+static inline void xt_ring_close(struct xt_ring *r)
+{
+	munmap(r->sqes, r->p.sq_entries * sizeof(*r->sqes));
+	munmap(r->rings, r->rings_size);
+	close(r->fd);
+}
+
+/*
+ * One xattr operation through the ring: op is IORING_OP_SETXATTR,
+ * _GETXATTR (path), _FSETXATTR or _FGETXATTR (fd). Returns the CQE's
+ * result, or -errno when io_uring_enter() itself failed.
+ */
+static inline long xt_ring_xattr(struct xt_ring *r, int op, int fd,
+				 const char *path, const char *name,
+				 void *value, size_t len, int flags)
+{
+	char *rings = r->rings;
+	unsigned int *sq_tail = (unsigned int *)(rings + r->p.sq_off.tail);
+	unsigned int sq_mask = *(unsigned int *)(rings + r->p.sq_off.ring_mask);
+	unsigned int *cq_head = (unsigned int *)(rings + r->p.cq_off.head);
+	unsigned int *cq_tail = (unsigned int *)(rings + r->p.cq_off.tail);
+	unsigned int cq_mask = *(unsigned int *)(rings + r->p.cq_off.ring_mask);
+	unsigned int tail = *sq_tail, idx = tail & sq_mask, head;
+	struct io_uring_sqe *sqe = &r->sqes[idx];
+	struct io_uring_cqe *cqe;
+	long res;
+
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->opcode = op;
 	sqe->fd = fd;
@@ -599,21 +816,35 @@ static inline long xt_uring_xattr(int op, int fd, const char *path,
 	sqe->addr3 = (unsigned long)path;
 	sqe->len = len;
 	sqe->xattr_flags = flags;
-	((unsigned int *)((char *)sq + p.sq_off.array))[0] = 0;
-	tail = (unsigned int *)((char *)sq + p.sq_off.tail);
-	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
-	if (syscall(__NR_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
-		res = -errno;
-	} else {
-		unsigned int head = *(unsigned int *)((char *)sq + p.cq_off.head);
-		unsigned int mask = *(unsigned int *)((char *)sq + p.cq_off.ring_mask);
+	((unsigned int *)(rings + r->p.sq_off.array))[idx] = idx;
+	__atomic_store_n(sq_tail, tail + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, r->fd, 1, 1, IORING_ENTER_GETEVENTS,
+		    NULL, 0) < 0)
+		return -errno;
+	head = *cq_head;
+	if (head == __atomic_load_n(cq_tail, __ATOMIC_ACQUIRE))
+		return -EIO;	/* no completion: not what io_uring_enter() said */
+	cqe = (struct io_uring_cqe *)(rings + r->p.cq_off.cqes) + (head & cq_mask);
+	res = cqe->res;
+	__atomic_store_n(cq_head, head + 1, __ATOMIC_RELEASE);
+	return res;
+}
 
-		cqe = (struct io_uring_cqe *)((char *)sq + p.cq_off.cqes) + (head & mask);
-		res = cqe->res;
-	}
-	munmap(sqe, p.sq_entries * sizeof(*sqe));
-	munmap(sq, sz);
-	close(ring);
+/*
+ * One xattr operation through a fresh io_uring (see xt_ring_xattr()), or
+ * -errno when io_uring itself is not available.
+ */
+static inline long xt_uring_xattr(int op, int fd, const char *path,
+				  const char *name, void *value, size_t len,
+				  int flags)
+{
+	struct xt_ring r;
+	long res = xt_ring_open(&r);
+
+	if (res)
+		return res;
+	res = xt_ring_xattr(&r, op, fd, path, name, value, len, flags);
+	xt_ring_close(&r);
 	return res;
 }
 
