@@ -21,8 +21,7 @@ wt=$XATTRNS_CACHE/linux-series
 series=$(series_patches)
 [ -n "$series" ] || { log "patches/series is empty: nothing to check"; exit 0; }
 if [ ! -e "$wt/.git" ]; then
-	git -C "$XATTRNS_KTREE" worktree prune
-	git -C "$XATTRNS_KTREE" worktree add -q --detach "$wt" pristine
+	new_worktree "$wt" pristine
 fi
 cd "$wt"
 git am --abort >/dev/null 2>&1 || true

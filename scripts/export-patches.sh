@@ -10,7 +10,8 @@
 # The selftests are not taken from the tree: each series ends with a
 # selftest patch made here from this repository's selftests/ (the one
 # source), A's with its files (selftest_files A), B's with the rest; a
-# commit of the tree that only touches tools/testing/selftests is left out.
+# commit of the tree that only touches tools/testing/selftests, or whose
+# subject starts "selftests/", is left out.
 # Each cover letter's subject and text come from patches/{A,B}/cover.txt
 # (first line the subject); format-patch adds the shortlog and diffstat.
 # The tree stays as it is.
@@ -29,13 +30,14 @@ git merge-base --is-ancestor series-a patched ||
 
 # A scratch worktree: the kernel commits, then each series' selftest patch.
 wt=$XATTRNS_CACHE/linux-export
-rm -rf "$wt"
-git worktree prune
-git worktree add -q --detach "$wt" pristine
+new_worktree "$wt" pristine
 trap 'git -C "$XATTRNS_KTREE" worktree remove --force "$wt" 2>/dev/null || true' EXIT
 kernel_commits() { # RANGE: the commits that touch more than the selftests
 	local c
 	for c in $(git rev-list --reverse "$1"); do
+		# a tree made by prepare-tree.sh holds the selftest patches too,
+		# which also add a TARGETS and a MAINTAINERS line
+		case $(git log -1 --format=%s "$c") in selftests/*) continue ;; esac
 		git diff-tree --no-commit-id --name-only -r "$c" |
 			grep -qv '^tools/testing/selftests/' && echo "$c"
 	done

@@ -228,6 +228,13 @@ selftest_file() { # SERIES FILE: the file as the series has it
 # no edit of the kernel (build-kernel.sh's stamp, prepare-tree.sh, make
 # export).
 KTREE_PATHS=". :(exclude)tools/testing/selftests/filesystems/xattr"
+new_worktree() { # new_worktree DIR REF: a detached worktree of the kernel tree
+	# git leaves a worktree "locked" when an add is interrupted; clear it
+	git -C "$XATTRNS_KTREE" worktree remove --force --force "$1" >/dev/null 2>&1 ||
+		rm -rf "$1"
+	git -C "$XATTRNS_KTREE" worktree prune
+	git -C "$XATTRNS_KTREE" worktree add -q -f -f --detach "$1" "$2"
+}
 tree_dirty() { # TREE: print the tree's uncommitted edits
 	# shellcheck disable=SC2086
 	git -C "$1" status --porcelain --untracked-files=no -- $KTREE_PATHS

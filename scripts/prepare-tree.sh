@@ -68,8 +68,7 @@ if [ -f "$basefile" ] && [ "$(cat "$basefile")" != "$treever" ]; then
 fi
 
 if [ ! -e "$STOCK_TREE/.git" ]; then
-	git worktree prune
-	git worktree add -q --detach "$STOCK_TREE" pristine
+	new_worktree "$STOCK_TREE" pristine
 fi
 
 # What was applied: series_hash (lib.sh) and the commit it gave.
@@ -102,9 +101,7 @@ fi
 # only the files that differ are rewritten, so a change of the selftest
 # patches alone rebuilds no kernel object.
 scratch=$XATTRNS_CACHE/linux-apply
-git worktree remove --force "$scratch" >/dev/null 2>&1 || rm -rf "$scratch"
-git worktree prune
-git worktree add -q --detach "$scratch" pristine
+new_worktree "$scratch" pristine
 count=0
 series_a=""
 for p in $(series_patches); do
