@@ -62,8 +62,9 @@ struct xt_fs {
 	/*
 	 * Stock btrfs_listxattr() lists every name, trusted.* included, to
 	 * callers that getxattr() then refuses; "btrfs: do not list trusted.*
-	 * xattrs to callers who may not read them" fixes it. The tests expect
-	 * it of stock kernels (those without fs.xattr_trusted_userns) only.
+	 * xattrs to callers who may not read them" fixes it. The tests ask
+	 * the kernel (xt_lists_trusted_to_all()) on such a filesystem, and
+	 * require the fix where fs.xattr_trusted_userns exists.
 	 */
 	bool stock_lists_trusted;
 };
@@ -881,5 +882,44 @@ static inline long xt_uring_xattr(int op, int fd, const char *path,
 	errno = 0;							\
 	XT_CHECK((call) == -1 && errno == (err));			\
 } while (0)
+
+/*
+ * Does this kernel's filesystem at dir list trusted.* names to a caller who
+ * may not read them (stock btrfs does; "btrfs: do not list trusted.* xattrs
+ * to callers who may not read them" fixes it, and can come on its own)?
+ * 1 or 0, or a negative errno. Asked by a child as an unprivileged uid.
+ */
+static inline int xt_lists_trusted_to_all(const char *dir)
+{
+	char probe[PATH_MAX], list[256];
+	int status, ret;
+	pid_t pid;
+
+	snprintf(probe, sizeof(probe), "%s/.xt_lists_trusted", dir);
+	ret = xt_mknode(probe, S_IFREG, 0, 0);
+	if (ret)
+		return ret;
+	if (chmod(probe, 0644) || setxattr(probe, "trusted.xt_probe", "p", 1, 0)) {
+		ret = -errno;
+		unlink(probe);
+		return ret;
+	}
+	pid = fork();
+	if (pid == 0) {
+		ssize_t len;
+
+		if (xt_become(65534, 65534))
+			_exit(2);
+		len = listxattr(probe, list, sizeof(list));
+		if (len < 0)
+			_exit(2);
+		_exit(xt_list_has(list, len, "trusted.xt_probe") ? 1 : 0);
+	}
+	status = pid < 0 ? -errno : xt_wait(pid);
+	unlink(probe);
+	if (status < 0)
+		return status;
+	return status == 2 ? -EIO : status;
+}
 
 #endif /* XATTR_UTIL_H */
