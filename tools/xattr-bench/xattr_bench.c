@@ -666,8 +666,13 @@ static void *tree_worker(void *arg)
 		len = listxattr(path, names, sizeof(names));
 		if (len < 0)
 			die("tree: listxattr");
+		/*
+		 * as getfattr -d: a name listed but not readable (stock btrfs
+		 * lists trusted.* to everybody) is skipped
+		 */
 		for (p = names; p < names + len; p += strlen(p) + 1)
-			if (getxattr(path, p, v, sizeof(v)) < 0)
+			if (getxattr(path, p, v, sizeof(v)) < 0 &&
+			    errno != ENODATA)
 				die("tree: getxattr");
 	}
 	return NULL;
