@@ -15,7 +15,10 @@ start=$(now)
 mkdir -p "$OUT"
 # The selftests live in this repository; the kernel's kselftest build and
 # install machinery (lib.mk, run_kselftest.sh) comes from the tree.
-rsync -a --delete --exclude '*_test' "$REPO/selftests/filesystems/xattr/" \
+# Compared by content, and a copied file gets the time of the copy: a
+# source older than the binary built from another version of it (a clone,
+# a checkout, a restored file) must still rebuild it.
+rsync -rlpc --delete --exclude '*_test' "$REPO/selftests/filesystems/xattr/" \
 	"$tree/tools/testing/selftests/filesystems/xattr/"
 make -C "$tree" O=_build -s headers >/dev/null
 ksdir=$OUT/kselftest
