@@ -153,6 +153,9 @@ sed '/^# ok 2 a.ext4.two/,$d' "$tmp/clean.log" >"$tmp/died-sub.log"
 fails "a guest that dies inside a program (short subtest plan) fails" guest "$tmp/died-sub.log"
 variant '/^XATTRNS-END rc=0$/d' >"$tmp/noend.log"
 fails "a guest log without the end marker fails" guest "$tmp/noend.log"
+variant 's/^XATTRNS-END rc=0$/XATTRNS-END rc=1/' >"$tmp/endrc.log"
+fails "a guest whose run ends rc=1 with every result ok (a tool that bailed out) fails" \
+	guest "$tmp/endrc.log"
 variant 's/^# ok 1 b.one$/# not ok 1 b.one/' >"$tmp/subfail.log"
 fails "a failing subtest fails the guest" guest "$tmp/subfail.log"
 variant 's/^ok 2 selftests: filesystems\/xattr: b_test$/not ok 2 selftests: filesystems\/xattr: b_test/' \

@@ -37,7 +37,14 @@ BEGIN {
 	line = $0
 }
 /XATTRNS-TIMEOUT/ { problem("guest timed out"); next }
-/XATTRNS-END rc=/ { ended = 1; next }
+# the guest's own status (its test runner's or tool's): a failure that the
+# KTAP did not count (a tool that bailed out, say) must not read as a pass
+/XATTRNS-END rc=/ {
+	ended = 1
+	end_rc = line
+	sub(/^.*XATTRNS-END rc=/, "", end_rc)
+	next
+}
 # a tool the guest ran (the comparison, the benchmark) and its status
 /XATTRNS-[A-Z0-9]+-END rc=/ {
 	tool = line
@@ -120,6 +127,8 @@ END {
 		printf("%s: KERNEL: %s\n", name, splats[i])
 	if (nsplats)
 		problem(sprintf("%d kernel warning/BUG line(s) in the console log", nsplats))
+	if (ended && end_rc !~ /^0$/ && !failed && !nproblems)
+		problem(sprintf("the guest's run ended with rc=%s and no failure to show for it", end_rc))
 	for (i = 1; i <= nproblems; i++)
 		printf("%s: ERROR: %s\n", name, problems[i])
 	# each problem is one failure: a run that broke never reads "0 failed"
