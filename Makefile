@@ -55,7 +55,8 @@ help:
 	@echo "           filesystem (check 1000, check-debug 10000, fuzz-debug 100000:"
 	@echo "           scripts/lib.sh) and seed (default: the test's fixed seed; random:"
 	@echo "           from the clock); XATTRNS_FUZZ_SECONDS: its time bound per"
-	@echo "           filesystem (check 30, check-debug 180, fuzz-debug 1800)"
+	@echo "           filesystem (check 30, check-debug 180, fuzz-debug 1800; the"
+	@echo "           debug kernel gets 10 times it)"
 
 # CI (CI=true) and XATTRNS_CHECK_DEBUG=1 add the debug kernel to make check
 CHECK_KERNELS := stock patched $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_DEBUG)),debug)

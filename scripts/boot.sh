@@ -23,7 +23,8 @@ initrd=${XATTRNS_INITRD:-$OUT/initramfs.cpio.gz}
 [ -f "$kimage" ] || die "no $kernel kernel at $kimage (make kernel)"
 [ -f "$initrd" ] || die "no initramfs at $initrd (make initramfs)"
 check_deps
-fuzz=${XATTRNS_FUZZ_SECONDS:-$(fuzz_seconds_default check)}
+fuzz_bound=${XATTRNS_FUZZ_SECONDS:-$(fuzz_seconds_default check)}
+fuzz=$(fuzz_seconds_of "$kernel" "$fuzz_bound")
 fuzz_steps=${XATTRNS_FUZZ_STEPS:-$(fuzz_steps_default check)}
 cpus=${XATTRNS_CPUS:-$(guest_cpus "$kernel" "$mode")}
 
@@ -107,7 +108,7 @@ fi
 
 log=$OUT/console-$kernel${XATTRNS_LOG_SUFFIX:-}.log
 [ "$mode" = probe ] && log=$run/console.log
-tmo=$(guest_timeout "$kernel" "$fuzz")
+tmo=$(guest_timeout "$kernel" "$fuzz_bound")
 start=$(now)
 [ "$mode" != probe ] && log "$kernel: booting ($accel, $cpus vCPU(s), timeout ${tmo}s; console: $log)"
 set +e
