@@ -82,8 +82,7 @@ series_guest() {
 
 # the last "N passed, N failed, N skipped" line of a guest's run
 tally_of() {
-	grep -E '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$1" | tail -n 1 |
-		sed -E 's/.*([0-9]+ passed, [0-9]+ failed, [0-9]+ skipped).*/\1/'
+	grep -oE '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$1" | tail -n 1
 }
 
 fail=0
