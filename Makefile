@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help check check-harness check-debug fuzz-debug run accept-comparison clients archive e2e fstests bench shell deps kernel initramfs export check-series clean distclean
+.PHONY: help check check-harness check-debug fuzz-debug run accept-comparison clients archive containers e2e fstests bench shell deps kernel initramfs export check-series clean distclean
 
 help:
 	@echo "make check      build both kernels (stock, patched), boot each in QEMU and run"
@@ -29,6 +29,9 @@ help:
 	@echo "make archive    user.* and trusted.* xattrs on every file type through tar,"
 	@echo "                bsdtar, cp -a, rsync -aX and squashfs, switches 0 and 1, on"
 	@echo "                both kernels (tools/xattr-archive)"
+	@echo "make containers rootless containers: fuse-overlayfs keeping owners of every"
+	@echo "                node type, overlayfs in a user namespace, a layer through"
+	@echo "                tar; both kernels, switches 0 and 1 (tools/xattr-containers)"
 	@echo "make e2e        a real virtiofs guest (nested QEMU) relabels a tree of every"
 	@echo "                file type through the unprivileged virtiofsd on the patched"
 	@echo "                kernel, designs 2 and 4, switches 0 and 1; checks the disk"
@@ -85,6 +88,9 @@ clients:
 
 archive:
 	@$(S)/archive.sh
+
+containers:
+	@$(S)/containers.sh
 
 e2e:
 	@$(S)/e2e.sh

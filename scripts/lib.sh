@@ -59,6 +59,7 @@ mkfs.btrfs:btrfs-progs mkfs.jfs:jfsutils mkfs.f2fs:f2fs-tools timeout:coreutils
 /usr/lib/qemu/virtiofsd:qemu-system-common
 /usr/bin/newuidmap:uidmap /usr/bin/newgidmap:uidmap
 /usr/bin/tar:tar /usr/bin/bsdtar:libarchive-tools /usr/bin/mksquashfs:squashfs-tools gnuplot:gnuplot-nox
+/usr/bin/fuse-overlayfs:fuse-overlayfs
 "
 # How long apt-get waits for another package manager's dpkg lock.
 APT_LOCK_TIMEOUT=${APT_LOCK_TIMEOUT:-600}
