@@ -1507,6 +1507,54 @@ TEST_F(trusted, init_overlayfs_copy_up_keeps_namespaced)
 }
 
 /*
+ * A container that writes overlayfs's own markers (an image unpacker
+ * marking a directory opaque with trusted.overlay.opaque, as containerd's
+ * does) writes its own name, not the host's: an overlayfs the host mounts
+ * over the same layers ignores it, while the host's own marker still
+ * works (so the check can fail).
+ */
+TEST_F(trusted, userns_overlay_marker_not_honoured_by_host)
+{
+	static const char * const l1[] = { NS_L1 };
+	static struct ovl_dirs o;
+	char ns_dir[PATH_MAX], host_dir[PATH_MAX], p[PATH_MAX];
+
+	NEED_SWITCH();
+	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, false));
+	snprintf(p, sizeof(p), "%s/ns", o.lower);
+	ASSERT_EQ(0, xt_mknode(p, S_IFDIR, XT_OWNER, XT_OWNER));
+	snprintf(p, sizeof(p), "%s/ns/below", o.lower);
+	ASSERT_EQ(0, xt_mknode(p, S_IFREG, XT_OWNER, XT_OWNER));
+	snprintf(p, sizeof(p), "%s/host", o.lower);
+	ASSERT_EQ(0, xt_mknode(p, S_IFDIR, XT_OWNER, XT_OWNER));
+	snprintf(p, sizeof(p), "%s/host/below", o.lower);
+	ASSERT_EQ(0, xt_mknode(p, S_IFREG, XT_OWNER, XT_OWNER));
+	snprintf(ns_dir, sizeof(ns_dir), "%s/ns", o.upper);
+	ASSERT_EQ(0, xt_mknode(ns_dir, S_IFDIR, XT_OWNER, XT_OWNER));
+	snprintf(host_dir, sizeof(host_dir), "%s/host", o.upper);
+	ASSERT_EQ(0, xt_mknode(host_dir, S_IFDIR, XT_OWNER, XT_OWNER));
+
+	IN_CHAIN(l1, 1, {
+		XT_CHECK(setxattr(ns_dir, "trusted.overlay.opaque", "y", 1, 0) == 0);
+	});
+	ASSERT_TRUE(has_value(ns_dir, "trusted.<1000>overlay.opaque", "y"));
+	errno = 0;
+	ASSERT_EQ(-1, getxattr(ns_dir, "trusted.overlay.opaque", NULL, 0));
+	ASSERT_EQ(ENODATA, errno);
+	ASSERT_EQ(0, setxattr(host_dir, "trusted.overlay.opaque", "y", 1, 0));
+
+	if (mount("overlay", o.merged, "overlay", 0, o.opts))
+		SKIP(return, "overlayfs over %s: %s", variant->fs.fstype, strerror(errno));
+	snprintf(p, sizeof(p), "%s/ns/below", o.merged);
+	EXPECT_EQ(0, access(p, F_OK));
+	snprintf(p, sizeof(p), "%s/host/below", o.merged);
+	errno = 0;
+	EXPECT_EQ(-1, access(p, F_OK));
+	EXPECT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, umount(o.merged));
+}
+
+/*
  * Stacking: trusted.* set through an overlayfs that the namespace mounted
  * itself lands on the upper filesystem under the namespace's name, and so
  * does a nested namespace's, under its chain. The overlay mount belongs to

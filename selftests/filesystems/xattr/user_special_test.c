@@ -430,6 +430,104 @@ TEST_F(user_special, survive_remount_and_switch_sw1)
 }
 
 /*
+ * Rootless container storage (containers/storage with force_mask,
+ * fuse-overlayfs -o xattr_permissions=2) keeps each file's owner and mode
+ * in a user.* xattr of the file, written by the unprivileged user in a
+ * user namespace of its own (0 -> 1000, `unshare -r`), because it cannot
+ * chown. On a FIFO or a symlink that needs the switch: stock and switch 0
+ * refuse it (EPERM), with the switch on it is kept across a remount, on
+ * every node type the namespace can create. Regular files and directories
+ * work either way.
+ */
+#define OVERRIDE_STAT "user.containers.override_stat"
+
+static void rootless_override_stat(struct __test_metadata *_metadata,
+				   const struct xt_fs *fs, const char *dir,
+				   bool had_switch, int sw)
+{
+	static const struct {
+		const char *name, *value;
+		mode_t type;
+	} nodes[] = {
+		{ "file", "0:0:0644:file", S_IFREG },
+		{ "dir", "0:0:0755:dir", S_IFDIR },
+		{ "fifo", "5:6:0640:pipe", S_IFIFO },
+		{ "symlink", "5:6:0777:symlink", S_IFLNK },
+	};
+	char layer[512], path[PATH_MAX], buf[64];
+	size_t i;
+	pid_t pid;
+
+	if (!had_switch && sw)
+		SKIP(return, "kernel without fs.xattr_user_special");
+	if (had_switch)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, sw));
+	snprintf(layer, sizeof(layer), "%s/layer", dir);
+	ASSERT_EQ(0, mkdir(layer, 0755));
+	ASSERT_EQ(0, chown(layer, XT_OWNER, XT_OWNER));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int userns = xt_userns_fd_map("0 1000 1\n");
+
+		XT_CHECK(userns >= 0 && xt_enter_userns(userns, 0, 0) == 0);
+		for (i = 0; i < ARRAY_SIZE(nodes); i++) {
+			bool kept = sw || !xt_special(nodes[i].type);
+			int ret;
+
+			snprintf(path, sizeof(path), "%s/%s", layer, nodes[i].name);
+			if (nodes[i].type == S_IFDIR)
+				ret = mkdir(path, 0755);
+			else if (nodes[i].type == S_IFLNK)
+				ret = symlink("file", path);
+			else
+				ret = mknod(path, nodes[i].type | 0644, 0);
+			XT_CHECK(ret == 0);
+			ret = lsetxattr(path, OVERRIDE_STAT, nodes[i].value,
+					strlen(nodes[i].value), 0) ? errno : 0;
+			XT_CHECK(ret == (kept ? 0 : EPERM));
+		}
+		_exit(_metadata->exit_code);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+	/* what the next mount of the layer reads back */
+	if (fs->dev_env)
+		ASSERT_EQ(0, xt_remount(fs));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int userns = xt_userns_fd_map("0 1000 1\n");
+
+		XT_CHECK(userns >= 0 && xt_enter_userns(userns, 0, 0) == 0);
+		for (i = 0; i < ARRAY_SIZE(nodes); i++) {
+			size_t len = strlen(nodes[i].value);
+
+			snprintf(path, sizeof(path), "%s/%s", layer, nodes[i].name);
+			if (sw || !xt_special(nodes[i].type)) {
+				XT_CHECK(lgetxattr(path, OVERRIDE_STAT, buf, sizeof(buf)) ==
+					 (ssize_t)len);
+				XT_CHECK(memcmp(buf, nodes[i].value, len) == 0);
+			} else {
+				XT_CHECK_ERR(lgetxattr(path, OVERRIDE_STAT, buf, sizeof(buf)),
+					     ENODATA);
+			}
+		}
+		_exit(_metadata->exit_code);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+}
+
+TEST_F(user_special, rootless_override_stat_sw0)
+{
+	rootless_override_stat(_metadata, &variant->fs, self->dir, self->had_switch, 0);
+}
+
+TEST_F(user_special, rootless_override_stat_sw1)
+{
+	rootless_override_stat(_metadata, &variant->fs, self->dir, self->had_switch, 1);
+}
+
+/*
  * Regular files and directories do not change with the switch: a writer
  * who is not the owner may use user.* on a 0666 file, nobody but the owner
  * on a sticky directory, and a reader nothing.
@@ -479,6 +577,46 @@ TEST_F(user_special, reg_dir_unchanged_sw1)
 }
 
 /* The switch itself: 0 and 1 only, and only for the global administrator. */
+/*
+ * A symlink on a filesystem that stores no user.* xattrs keeps the old
+ * refusal whatever the switch. fuse-overlayfs (every release up to 1.15)
+ * writes the override of a symlink with lsetxattr() on /proc/self/fd/N,
+ * which lands on procfs's own link, and takes EPERM as "not on this kind
+ * of file"; EOPNOTSUPP there would fail the container's chown -h.
+ */
+static void no_user_handler(struct __test_metadata *_metadata, int sw)
+{
+	char link[64], buf[16];
+	int fd, set_err, get_err;
+	bool had_switch = xt_sysctl_get(SWITCH) >= 0;
+
+	XT_NEED_ROOT();
+	if (!had_switch && sw)
+		SKIP(return, "kernel without fs.xattr_user_special");
+	fd = open("/", O_PATH | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if (had_switch)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, sw));
+	set_err = lsetxattr(link, "user.t", "v", 1, 0) ? errno : 0;
+	get_err = lgetxattr(link, "user.t", buf, sizeof(buf)) < 0 ? errno : 0;
+	if (had_switch)
+		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
+	close(fd);
+	ASSERT_EQ(EPERM, set_err);
+	ASSERT_EQ(ENODATA, get_err);
+}
+
+TEST(no_user_handler_sw0)
+{
+	no_user_handler(_metadata, 0);
+}
+
+TEST(no_user_handler_sw1)
+{
+	no_user_handler(_metadata, 1);
+}
+
 TEST(switch_values_and_permissions)
 {
 	int userns, ret;
