@@ -579,20 +579,29 @@ TEST_F(user_special, reg_dir_unchanged_sw1)
 /* The switch itself: 0 and 1 only, and only for the global administrator. */
 /*
  * A symlink on a filesystem that stores no user.* xattrs keeps the old
- * refusal whatever the switch. fuse-overlayfs (every release up to 1.15)
- * writes the override of a symlink with lsetxattr() on /proc/self/fd/N,
- * which lands on procfs's own link, and takes EPERM as "not on this kind
- * of file"; EOPNOTSUPP there would fail the container's chown -h.
+ * refusal whatever the switch: EPERM for a change, ENODATA for a read.
+ * procfs has no user.* handler at all: fuse-overlayfs (every release up
+ * to 1.15) writes the override of a symlink with lsetxattr() on
+ * /proc/self/fd/N, which lands on procfs's own link, and takes EPERM as
+ * "not on this kind of file"; EOPNOTSUPP there would fail the container's
+ * chown -h. sysfs has one that refuses (no KERNFS_ROOT_SUPPORT_USER_XATTR):
+ * its symlinks refuse as before, its regular files keep EOPNOTSUPP.
  */
+#define SYSFS_LINK "/sys/dev/char/1:3"
+
 static void no_user_handler(struct __test_metadata *_metadata, int sw)
 {
 	char link[64], buf[16];
-	int fd, set_err, get_err;
+	int fd, set_err, get_err, sys_set_err, sys_get_err, sys_reg_err;
 	bool had_switch = xt_sysctl_get(SWITCH) >= 0;
+	struct stat st;
 
 	XT_NEED_ROOT();
 	if (!had_switch && sw)
 		SKIP(return, "kernel without fs.xattr_user_special");
+	if (lstat(SYSFS_LINK, &st) || !S_ISLNK(st.st_mode))
+		SKIP(return, "no sysfs symlink at %s (sysfs not mounted at /sys)",
+		     SYSFS_LINK);
 	fd = open("/", O_PATH | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
@@ -600,11 +609,17 @@ static void no_user_handler(struct __test_metadata *_metadata, int sw)
 		ASSERT_EQ(0, xt_sysctl_set(SWITCH, sw));
 	set_err = lsetxattr(link, "user.t", "v", 1, 0) ? errno : 0;
 	get_err = lgetxattr(link, "user.t", buf, sizeof(buf)) < 0 ? errno : 0;
+	sys_set_err = lsetxattr(SYSFS_LINK, "user.t", "v", 1, 0) ? errno : 0;
+	sys_get_err = lgetxattr(SYSFS_LINK, "user.t", buf, sizeof(buf)) < 0 ? errno : 0;
+	sys_reg_err = lsetxattr(SYSFS_LINK "/dev", "user.t", "v", 1, 0) ? errno : 0;
 	if (had_switch)
 		ASSERT_EQ(0, xt_sysctl_set(SWITCH, 0));
 	close(fd);
 	ASSERT_EQ(EPERM, set_err);
 	ASSERT_EQ(ENODATA, get_err);
+	ASSERT_EQ(EPERM, sys_set_err);
+	ASSERT_EQ(ENODATA, sys_get_err);
+	ASSERT_EQ(EOPNOTSUPP, sys_reg_err);
 }
 
 TEST(no_user_handler_sw0)
