@@ -9,10 +9,11 @@
 #   patched-1  both switches 1: stock's results except the documented
 #              differences (scripts/fstests.expected; the output each
 #              expected failure must give is kept under design/fstests/)
-# fstests is not a Debian package and this machine reaches no git server:
-# XATTRNS_FSTESTS_SRC names a clone of
-# git://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git (or a mirror such as
-# github.com/kdave/xfstests) holding the pinned FSTESTS_COMMIT.
+# fstests is not a Debian package: the script clones
+# https://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git (or its mirror
+# github.com/kdave/xfstests) into the cache the first time; on a machine
+# that reaches neither, XATTRNS_FSTESTS_SRC names a clone holding the
+# pinned FSTESTS_COMMIT (any copy of either repository will do).
 # Environment: XATTRNS_FSTESTS (tests, comma-separated: instead of the list),
 # XATTRNS_FSTESTS_FS (default ext4,xfs,btrfs), XATTRNS_FSTESTS_RUNS
 # (default "stock patched-0 patched-1"), XATTRNS_FSTESTS_JOBS (guests at
@@ -56,14 +57,17 @@ lock
 # fstests at the pinned commit, built once into the cache
 fst=$XATTRNS_CACHE/fstests
 if [ "$(cat "$fst/.xattrns-built" 2>/dev/null)" != "$FSTESTS_COMMIT" ]; then
-	src=${XATTRNS_FSTESTS_SRC:-}
-	if [ -z "$src" ]; then
-		for d in "$XATTRNS_CACHE/xfstests-dev" /work/.mirror/kdave+xfstests/repo; do
-			[ -e "$d" ] && src=$d && break
-		done
+	# the source: XATTRNS_FSTESTS_SRC, else a clone in the cache, made
+	# here from kernel.org (or its GitHub mirror) the first time
+	src=${XATTRNS_FSTESTS_SRC:-$XATTRNS_CACHE/xfstests-dev}
+	if [ -z "${XATTRNS_FSTESTS_SRC:-}" ] && [ ! -e "$src" ]; then
+		log "fetching xfstests-dev into $src"
+		git clone -q https://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git "$src" 2>/dev/null ||
+			git clone -q https://github.com/kdave/xfstests.git "$src" ||
+			{ rm -rf "$src"; die "fstests: cannot fetch xfstests-dev; set XATTRNS_FSTESTS_SRC to a clone that holds commit $FSTESTS_COMMIT"; }
 	fi
-	[ -n "$src" ] && git -C "$src" cat-file -e "$FSTESTS_COMMIT^{commit}" 2>/dev/null ||
-		die "fstests: set XATTRNS_FSTESTS_SRC to a clone of xfstests-dev that holds commit $FSTESTS_COMMIT (git clone https://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git)"
+	git -C "$src" cat-file -e "$FSTESTS_COMMIT^{commit}" 2>/dev/null ||
+		die "fstests: $src does not hold commit $FSTESTS_COMMIT (git -C $src fetch, or set XATTRNS_FSTESTS_SRC)"
 	t=$(now)
 	log "building fstests $FSTESTS_COMMIT from $src (a few minutes)"
 	rm -rf "$fst"
