@@ -13,25 +13,7 @@ build_all
 
 lock
 t=$(now)
-root=$OUT/initramfs-archive.d
-rm -rf "$root"
-mkdir -p "$root/usr/bin"
-while IFS=: read -r bin pkg; do
-	case $bin in '' | '#'*) continue ;; esac
-	[ -x "$bin" ] || die "initramfs/archive-tools.list: $bin ($pkg) is not installed (add it to XATTRNS_DEPS in scripts/lib.sh)"
-	# the binary and the libraries ldd names (the loader among them)
-	for f in "$bin" $(ldd "$bin" | grep -o '/[^ ]*'); do
-		[ -e "$root$f" ] && continue
-		mkdir -p "$root$(dirname "$f")"
-		cp -L "$f" "$root$f"
-	done
-done <"$REPO/initramfs/archive-tools.list"
-make -s -C "$REPO/tools/xattr-archive" OUT="$root/usr/bin" "$root/usr/bin/xattr_archive" ||
-	die "tools/xattr-archive does not build"
-# the kernel unpacks concatenated archives one after the other
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$OUT/archive-extra.cpio.gz"
-cat "$OUT/initramfs.cpio.gz" "$OUT/archive-extra.cpio.gz" >"$OUT/initramfs-archive.cpio.gz"
-log "archive initramfs: $OUT/initramfs-archive.cpio.gz ($(du -h "$OUT/initramfs-archive.cpio.gz" | cut -f1))"
+extra_initramfs archive
 phase_end "archive initramfs" "$t"
 
 t=$(now)

@@ -41,24 +41,7 @@ kernel_fuse patched
 phase_end "kernels with FUSE" "$t"
 
 t=$(now)
-root=$OUT/initramfs-containers.d
-rm -rf "$root"
-mkdir -p "$root/usr/bin"
-while IFS=: read -r bin pkg; do
-	case $bin in '' | '#'*) continue ;; esac
-	[ -x "$bin" ] || die "initramfs/containers-tools.list: $bin ($pkg) is not installed (add it to XATTRNS_DEPS in scripts/lib.sh)"
-	# the binary and the libraries ldd names (the loader among them)
-	for f in "$bin" $(ldd "$bin" | grep -o '/[^ ]*'); do
-		[ -e "$root$f" ] && continue
-		mkdir -p "$root$(dirname "$f")"
-		cp -L "$f" "$root$f"
-	done
-done <"$REPO/initramfs/containers-tools.list"
-make -s -C "$REPO/tools/xattr-containers" OUT="$root/usr/bin" "$root/usr/bin/xattr_containers" ||
-	die "tools/xattr-containers does not build"
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$OUT/containers-extra.cpio.gz"
-cat "$OUT/initramfs.cpio.gz" "$OUT/containers-extra.cpio.gz" >"$OUT/initramfs-containers.cpio.gz"
-log "containers initramfs: $OUT/initramfs-containers.cpio.gz ($(du -h "$OUT/initramfs-containers.cpio.gz" | cut -f1))"
+extra_initramfs containers
 phase_end "containers initramfs" "$t"
 
 t=$(now)

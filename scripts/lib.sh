@@ -364,6 +364,31 @@ boot_both() {
 	return $rc
 }
 
+# extra_initramfs NAME: the usual initramfs with a second one appended that
+# holds the tools of initramfs/NAME-tools.list (each binary with the
+# libraries ldd names) and tools/xattr-NAME's xattr_NAME, for make archive
+# and make containers; writes $OUT/initramfs-NAME.cpio.gz. The kernel
+# unpacks concatenated archives one after the other.
+extra_initramfs() {
+	local name=$1 root=$OUT/initramfs-$1.d bin pkg f
+	rm -rf "$root"
+	mkdir -p "$root/usr/bin"
+	while IFS=: read -r bin pkg; do
+		case $bin in '' | '#'*) continue ;; esac
+		[ -x "$bin" ] || die "initramfs/$name-tools.list: $bin ($pkg) is not installed (add it to XATTRNS_DEPS in scripts/lib.sh)"
+		for f in "$bin" $(ldd "$bin" | grep -o '/[^ ]*'); do
+			[ -e "$root$f" ] && continue
+			mkdir -p "$root$(dirname "$f")"
+			cp -L "$f" "$root$f"
+		done
+	done <"$REPO/initramfs/$name-tools.list"
+	make -s -C "$REPO/tools/xattr-$name" OUT="$root/usr/bin" "$root/usr/bin/xattr_$name" ||
+		die "tools/xattr-$name does not build"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$OUT/$name-extra.cpio.gz"
+	cat "$OUT/initramfs.cpio.gz" "$OUT/$name-extra.cpio.gz" >"$OUT/initramfs-$name.cpio.gz"
+	log "$name initramfs: $OUT/initramfs-$name.cpio.gz ($(du -h "$OUT/initramfs-$name.cpio.gz" | cut -f1))"
+}
+
 kimage_of() { echo "$(bdir_of "$1")/arch/x86/boot/bzImage"; }
 
 # boot_hostroot KERNEL LOG TIMEOUT INIT APPEND [QEMU ARGS...]: boot KERNEL
