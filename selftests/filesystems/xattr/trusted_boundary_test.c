@@ -497,7 +497,7 @@ static void ns_flip_copy_up(struct __test_metadata *_metadata, const char *arg)
 	XT_CHECK(unshare(CLONE_NEWNS) == 0);
 	if (mount("overlay", o->merged, "overlay", 0, opts)) {
 		TH_LOG("overlay: %s", strerror(errno));
-		_exit(XT_CHILD_SKIP);
+		_exit(xt_ovl_unsupported(errno) ? XT_CHILD_SKIP : 1);
 	}
 	end = flip_now() + FLIP_BOUND;
 	for (i = 0; i < FLIP_COPY_FILES && flip_now() < end; i++) {
@@ -1309,7 +1309,7 @@ static void ns_overlay_copy_up(struct __test_metadata *_metadata, const char *ar
 		 o->idmapped, up, work);
 	if (mount("overlay", merged, "overlay", 0, opts)) {
 		TH_LOG("overlay: %s", strerror(errno));
-		_exit(XT_CHILD_SKIP);
+		_exit(xt_ovl_unsupported(errno) ? XT_CHILD_SKIP : 1);
 	}
 	snprintf(f, sizeof(f), "%s/f", merged);
 	/* the namespace's view of the lower file, through the overlay */

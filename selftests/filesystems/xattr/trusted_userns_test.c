@@ -1382,7 +1382,7 @@ static void ovl_mount_private(struct __test_metadata *_metadata, const struct ov
 	XT_CHECK(unshare(CLONE_NEWNS) == 0);
 	if (mount("overlay", o->merged, "overlay", 0, o->opts)) {
 		TH_LOG("overlayfs mount in a user namespace: %s", strerror(errno));
-		_exit(XT_CHILD_SKIP);
+		_exit(xt_ovl_unsupported(errno) ? XT_CHILD_SKIP : 1);
 	}
 }
 
@@ -1483,8 +1483,14 @@ TEST_F(trusted, init_overlayfs_copy_up_keeps_namespaced)
 	ASSERT_EQ(0, setxattr(lfile, "trusted.host", "h", 1, 0));
 	ASSERT_EQ(0, setxattr(lfile, "trusted.<1000>ns", "n", 1, 0));
 	ASSERT_EQ(0, setxattr(lfile, "trusted.<1000><5>nested", "d", 1, 0));
-	if (mount("overlay", o.merged, "overlay", 0, o.opts))
-		SKIP(return, "overlayfs over %s: %s", variant->fs.fstype, strerror(errno));
+	if (mount("overlay", o.merged, "overlay", 0, o.opts)) {
+		int err = errno;
+
+		ASSERT_TRUE(xt_ovl_unsupported(err)) {
+			TH_LOG("overlayfs over %s: %s", variant->fs.fstype, strerror(err));
+		}
+		SKIP(return, "overlayfs over %s: %s", variant->fs.fstype, strerror(err));
+	}
 	fd = open(mfile, O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	close(fd);
@@ -1543,8 +1549,14 @@ TEST_F(trusted, userns_overlay_marker_not_honoured_by_host)
 	ASSERT_EQ(ENODATA, errno);
 	ASSERT_EQ(0, setxattr(host_dir, "trusted.overlay.opaque", "y", 1, 0));
 
-	if (mount("overlay", o.merged, "overlay", 0, o.opts))
-		SKIP(return, "overlayfs over %s: %s", variant->fs.fstype, strerror(errno));
+	if (mount("overlay", o.merged, "overlay", 0, o.opts)) {
+		int err = errno;
+
+		ASSERT_TRUE(xt_ovl_unsupported(err)) {
+			TH_LOG("overlayfs over %s: %s", variant->fs.fstype, strerror(err));
+		}
+		SKIP(return, "overlayfs over %s: %s", variant->fs.fstype, strerror(err));
+	}
 	snprintf(p, sizeof(p), "%s/ns/below", o.merged);
 	EXPECT_EQ(0, access(p, F_OK));
 	snprintf(p, sizeof(p), "%s/host/below", o.merged);

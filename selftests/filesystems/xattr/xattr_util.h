@@ -390,10 +390,29 @@ static inline int xt_setup_fs(const struct xt_fs *fs, char *dir, size_t len)
 	return 0;
 }
 
+/* Does /proc/filesystems list fstype (the kernel has it, built in or loaded)? */
+static inline bool xt_kernel_has_fs(const char *fstype)
+{
+	char line[128], *name;
+	bool found = false;
+	FILE *f = fopen("/proc/filesystems", "re");
+
+	if (!f)
+		return true;	/* cannot tell: let the mount's errno stand */
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		name = strchr(line, '\t');
+		found = name && !strcmp(name + 1, fstype);
+	}
+	fclose(f);
+	return found;
+}
+
 /*
  * xt_setup_fs() in a FIXTURE_SETUP(), into dir (an array): SKIP with the
- * reason when this machine cannot have the filesystem, fail on any other
- * error.
+ * reason when this machine cannot have the filesystem (no device, no loop,
+ * a kernel without it: ENODEV while /proc/filesystems does not list it),
+ * fail on any other error.
  */
 #define XT_SETUP_FS(fs, dir) do {					\
 	int __ret;							\
@@ -407,7 +426,7 @@ static inline int xt_setup_fs(const struct xt_fs *fs, char *dir, size_t len)
 	if (__ret == -ENXIO)						\
 		SKIP(return, "no %s device: set %s, or load loop (%s)",	\
 		     (fs)->fstype, (fs)->dev_env, "CONFIG_BLK_DEV_LOOP"); \
-	if (__ret == -ENODEV)						\
+	if (__ret == -ENODEV && !xt_kernel_has_fs((fs)->fstype))	\
 		SKIP(return, "kernel without %s", (fs)->fstype);	\
 	ASSERT_EQ(0, __ret) {						\
 		TH_LOG("setting up %s: %s", (fs)->fstype, strerror(-__ret)); \
@@ -876,6 +895,16 @@ static inline long xt_uring_xattr(int op, int fd, const char *path,
  * The harness's own KSFT_SKIP, which no check in a child exits with.
  */
 #define XT_CHILD_SKIP KSFT_SKIP
+
+/*
+ * An overlayfs mount error that means "not here": EINVAL (a layer's
+ * filesystem lacks what overlayfs needs), EPERM (a namespace may not mount
+ * it), EOPNOTSUPP. Any other errno is a failure, not a skip.
+ */
+static inline bool xt_ovl_unsupported(int err)
+{
+	return err == EINVAL || err == EPERM || err == EOPNOTSUPP;
+}
 
 /* An xattr call that must fail with exactly err. */
 #define XT_CHECK_ERR(call, err) do {					\
