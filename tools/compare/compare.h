@@ -11,7 +11,7 @@
  *   tools/vhostfs   FUSE requests through the unmodified virtiofsd (the
  *                   referee)
  *
- * What they print, for scripts/compare.awk and scripts/clients.awk (TAG is
+ * What they print, for scripts/report/compare.awk and scripts/report/clients.awk (TAG is
  * the backend's: "" for xattrd, "V" for vhostfs):
  *
  *   TAGDESIGN|id|title       a design starts

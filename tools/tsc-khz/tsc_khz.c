@@ -4,7 +4,7 @@
  * CLOCK_MONOTONIC_RAW over a quarter of a second.
  *
  * Under QEMU's TCG (without icount) a guest's TSC is the host's TSC, so it
- * ticks at this rate; scripts/boot.sh hands it to the guest kernel as
+ * ticks at this rate; scripts/host/boot.sh hands it to the guest kernel as
  * tsc_early_khz= so that the guest need not calibrate the TSC against the
  * emulated PIT, which fails on a loaded host and leaves the guest on a
  * jiffies clock (design/clocks.md). Prints nothing and exits 1 when the

@@ -11,7 +11,7 @@
  *   BENCH-CLOCK|getres_ns|step_ns|iter
  * clock_getres(CLOCK_MONOTONIC), the smallest step seen between two
  * successive readings (a jiffies clocksource steps by a whole tick), and
- * the calls per run of most figures; scripts/bench.awk refuses figures
+ * the calls per run of most figures; scripts/report/bench.awk refuses figures
  * whose runs are not long against the step. Then one line per measurement:
  *   BENCH|fs|case|op|min|median|max|calls per run
  * in nanoseconds of the guest clock per call, over REPEAT runs. Booted with
@@ -322,7 +322,7 @@ static void make_file(const char *path, mode_t type)
  * Set fs.xattr_user_special and fs.xattr_trusted_userns (patched kernel
  * only), read them back and say what they are:
  *   BENCH-SWITCHES|user_special|trusted_userns
- * scripts/bench.awk checks every figure against the last such line.
+ * scripts/report/bench.awk checks every figure against the last such line.
  */
 static void set_switches(int user_special, int trusted_userns)
 {

@@ -21,7 +21,7 @@
  * under a uid map does); the privileged one as real root.
  *
  * compare runs the comparison of tools/compare (the designs, the tree, the
- * relabel, the attacks, the CELL lines that scripts/compare.awk turns into
+ * relabel, the attacks, the CELL lines that scripts/report/compare.awk turns into
  * design/comparison.md) with a daemon of its own per design: a child that
  * takes the daemon's identity and answers the guest's calls, one message
  * each, with the syscalls above. It exits non-zero when a cell holds no
@@ -397,30 +397,6 @@ static const struct cmp_backend xattrd_backend = {
 
 /* ---- by hand ---- */
 
-static int cmd_map(const char *rules, const char *dir, int argc, char **argv)
-{
-	struct xmap m;
-	char err[256], out[256];
-	int i, ret;
-
-	if (xmap_parse(rules, &m, err, sizeof(err))) {
-		fprintf(stderr, "xattrd: bad rules: %s\n", err);
-		return 2;
-	}
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(dir, "to-host")) {
-			ret = xmap_to_host(&m, argv[i], out, sizeof(out));
-			printf("%s -> %s\n", argv[i], ret ? cmp_errname(-ret) : out);
-		} else {
-			ret = xmap_to_guest(&m, argv[i], out, sizeof(out));
-			printf("%s -> %s\n", argv[i], ret < 0 ? cmp_errname(-ret) :
-			       ret ? out : "(hidden)");
-		}
-	}
-	xmap_free(&m);
-	return 0;
-}
-
 /*
  * Become uid 0 of a new user namespace: as root, with the daemon's map (root
  * = host 1000 and a subordinate range, as newuidmap would give); as anyone
@@ -513,13 +489,9 @@ int main(int argc, char **argv)
 		return cmd_ops(userns, argv[1], argc - 2, argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "compare"))
 		return cmp_compare(&xattrd_backend, argv[2], &xd);
-	if (argc >= 4 && !strcmp(argv[1], "map") &&
-	    (!strcmp(argv[3], "to-host") || !strcmp(argv[3], "to-guest")))
-		return cmd_map(argv[2], argv[3], argc - 4, argv + 4);
 	fprintf(stderr, "usage: xattrd [-U] RULES set NAME VALUE FILE...\n"
 		"       xattrd [-U] RULES get|remove NAME FILE...\n"
 		"       xattrd [-U] RULES list FILE...\n"
-		"       xattrd map RULES to-host|to-guest NAME...\n"
 		"       xattrd compare DIR\n");
 	return 2;
 }

@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# check-series.sh: the series, patch by patch, the way a reviewer checks it:
+# checkpatch --strict on each patch, then each prefix of the series applied
+# with git am to the pristine tree must build (bisectability), the touched
+# .c files must build with W=1 and sparse (C=1) without warnings that the
+# pristine files do not have, and the kernel of each prefix must pass the
+# series' selftests in QEMU (bisectability in behaviour: a test of what a
+# later patch adds SKIPs with its reason). Works in its own worktree
+# ($XATTRNS_CACHE/linux-series) so the kernels of make check are not touched.
+# Touched files that the test kernels' config does not build (f2fs) are
+# compiled in a second build directory with the options of
+# scripts/config/kernel-extra.config turned on.
+. "$(dirname "$0")/lib.sh"
+
+install_deps
+lock
+# the patched kernel's config, and the initramfs the series' guests start from
+build_all patched
+start=$(now)
+wt=$XATTRNS_CACHE/linux-series
+series=$(series_patches)
+[ -n "$series" ] || { log "patches/series is empty: nothing to check"; exit 0; }
+if [ ! -e "$wt/.git" ]; then
+	new_worktree "$wt" pristine
+fi
+cd "$wt" || die "cannot enter $wt"
+git am --abort >/dev/null 2>&1 || true
+git checkout -q --detach pristine
+git reset -q --hard
+kmake() { make -C "$wt" O=_build CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
+kmake_extra() { make -C "$wt" O=_build-extra CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
+if [ ! -f _build/.config ] || ! cmp -s _build/.config "$XATTRNS_KTREE/_build/.config"; then
+	mkdir -p _build
+	cp "$XATTRNS_KTREE/_build/.config" _build/.config
+	kmake -s olddefconfig >/dev/null
+fi
+extra=$REPO/scripts/config/kernel-extra.config
+if [ ! -f _build-extra/.config ] ||
+	[ "$(cat _build-extra/.xattrns-config 2>/dev/null)" != "$(cat "$XATTRNS_KTREE/_build/.config" "$extra" | sha256sum)" ]; then
+	mkdir -p _build-extra
+	cp "$XATTRNS_KTREE/_build/.config" _build-extra/.config
+	KCONFIG_CONFIG=_build-extra/.config scripts/kconfig/merge_config.sh -m \
+		-O _build-extra _build-extra/.config "$extra" >/dev/null
+	kmake_extra -s olddefconfig >/dev/null
+	cat "$XATTRNS_KTREE/_build/.config" "$extra" | sha256sum >_build-extra/.xattrns-config
+fi
+
+# warnings of W=1 and sparse for the given objects (in build directory $1),
+# locations stripped
+w1() {
+	local o b=$1
+	shift
+	for o in "$@"; do
+		rm -f "$b/$o"
+		make -C "$wt" O="$b" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" \
+			-s W=1 C=1 "$o" 2>&1 | grep -E 'warning|error' |
+			sed -E 's/:[0-9]+:[0-9]+:/:/' || true
+	done | sort
+}
+
+# series_guest N PATCH: the kernel as it is after patch N, booted in QEMU
+# with the series' selftests (built once from selftests/, with the rest of
+# the initramfs, by build_all): run_kselftest.sh with none of our init's
+# environment and no test disk (the tests make loop images), as anybody
+# runs them in a kernel tree. Before the patch that adds a behaviour, its
+# tests SKIP with the reason (no such sysctl) and every test of the
+# behaviour that was already there must pass: the series bisects in
+# behaviour, not only in build.
+series_guest() {
+	local n=$1 p=$2 img=$OUT/series.bzImage
+	cp "$wt/_build/arch/x86/boot/bzImage" "$img"
+	if ! XATTRNS_KIMAGE=$img XATTRNS_TAG=" $n" XATTRNS_LOG_SUFFIX=-series \
+		"$REPO/scripts/host/boot.sh" patched standalone >"$OUT/series-guest.log" 2>&1; then
+		grep -E 'not ok|FAIL|WARNING|BUG' "$OUT/series-guest.log" | head -n 20 | sed 's/^/    /' >&2
+		warn "[$n] $p: the selftests fail on this patch's kernel (console: $OUT/console-patched-series.log)"
+		fail=1
+		cp "$OUT/console-patched-series.log" "$OUT/console-patched-series-$n.log" 2>/dev/null || true
+		return
+	fi
+	log "    selftests: $(tally_of "$OUT/series-guest.log")"
+}
+
+# the last "N passed, N failed, N skipped" line of a guest's run
+tally_of() {
+	grep -oE '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$1" | tail -n 1
+}
+
+fail=0
+n=0
+for p in $series; do
+	n=$((n + 1))
+	log "[$n] $p"
+	if ! checkpatch_patch "$wt" "$REPO/patches/$p" >"$OUT/checkpatch.log" 2>&1; then
+		sed 's/^/    /' "$OUT/checkpatch.log" >&2
+		warn "checkpatch --strict: $p"
+		fail=1
+	fi
+	# (a patch may touch no .c file: grep finds nothing, which is fine)
+	files=$({ grep -E '^\+\+\+ b/.*\.c$' "$REPO/patches/$p" || true; } | sed 's|^+++ b/||')
+	objs="" xobjs=""
+	for f in $files; do
+		# the selftests are no kernel objects: series_guest builds and runs them
+		case $f in tools/*) continue ;; esac
+		# files this config builds, and the others (the extra config's)
+		if [ -f "$XATTRNS_KTREE/_build/${f%.c}.o" ]; then
+			objs="$objs ${f%.c}.o"
+		else
+			xobjs="$xobjs ${f%.c}.o"
+		fi
+	done
+	before=$(w1 _build $objs; w1 _build-extra $xobjs)
+	git am -q --keep-cr "$REPO/patches/$p" || die "$p does not apply"
+	if ! kmake -s bzImage >"$OUT/series-build.log" 2>&1; then
+		tail -n 20 "$OUT/series-build.log" >&2
+		warn "the series does not build after $p"
+		fail=1
+		break
+	fi
+	for o in $xobjs; do
+		if ! kmake_extra -s "$o" >"$OUT/series-build.log" 2>&1; then
+			tail -n 20 "$OUT/series-build.log" >&2
+			warn "$o does not build after $p (scripts/config/kernel-extra.config)"
+			fail=1
+		else
+			log "    $o (not in the test kernels) compiles"
+		fi
+	done
+	after=$(w1 _build $objs; w1 _build-extra $xobjs)
+	new=$(comm -13 <(echo "$before") <(echo "$after"))
+	if [ -n "$new" ]; then
+		echo "$new" | sed 's/^/    /' >&2
+		warn "new W=1/sparse warnings after $p"
+		fail=1
+	fi
+	series_guest "$n" "$p"
+done
+phase_end "series check ($n patches)" "$start"
+[ "$fail" = 0 ] || die "series check failed"
+log "series check: $n patches, each checkpatch-clean, building, no new W=1/sparse warnings, its kernel passing the selftests"
