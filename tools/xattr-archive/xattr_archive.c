@@ -83,6 +83,7 @@ struct tool {
 	const char *unpack[12];
 	bool sockets;			/* archives sockets */
 	bool aborts;			/* a refused setxattr stops the unpacking */
+	bool needs_readable;		/* skips a node with a listed, unreadable xattr */
 };
 
 /* argv words: "@S" the source, "@D" the destination, "@A" the archive */
@@ -99,10 +100,11 @@ static const struct tool tools[] = {
 	  { NULL },
 	  { "/usr/bin/cp", "-a", "@S/.", "@D/", NULL },
 	  true },
+	/* rsync 3.2: "get_xattr_data: lgetxattr(...) failed: No data available", exit 23 */
 	{ "rsync -aX", "/usr/bin/rsync",
 	  { NULL },
 	  { "/usr/bin/rsync", "-aX", "@S/", "@D/", NULL },
-	  true },
+	  true, false, true },
 	/* unsquashfs 4.5: "FATAL ERROR: write_xattr: failed to write xattr" */
 	{ "squashfs", "/usr/bin/mksquashfs",
 	  { "/usr/bin/mksquashfs", "@S", "@A", "-xattrs", "-noappend", "-no-progress",
@@ -347,8 +349,21 @@ static void trusted_view(const char *path, char *out, size_t len)
 	}
 }
 
-static bool node_kept(const struct tool *t, enum actor who, const struct node *nd,
-		      const char **why)
+static bool special(const struct node *nd)
+{
+	return nd->type != S_IFREG && nd->type != S_IFDIR;
+}
+
+/*
+ * Is the node copied? Not a device by an unprivileged caller, nor a socket
+ * by a tool that does not archive them. Nor, by rsync, a special file that
+ * was labelled with user.* while the switch was on and is copied with it
+ * off: listxattr names the entry (as on a stock kernel, which lists every
+ * name it finds on the disk), lgetxattr refuses it with ENODATA, and rsync
+ * drops the node and exits 23. Switch 0 keeps stock's behaviour here.
+ */
+static bool node_kept(const struct tool *t, const struct scase *c, const struct mode *m,
+		      enum actor who, const struct node *nd, const char **why)
 {
 	if ((nd->type == S_IFCHR || nd->type == S_IFBLK) && who != ROOT) {
 		*why = "no device nodes without privilege";
@@ -358,13 +373,17 @@ static bool node_kept(const struct tool *t, enum actor who, const struct node *n
 		*why = "the tool does not archive sockets";
 		return false;
 	}
+	if (t->needs_readable && c->writer == OWNER_USER && m->unpack == 0 && special(nd)) {
+		*why = "user.* listed, unreadable with the switch off (as on stock)";
+		return false;
+	}
 	return true;
 }
 
 static bool xattr_kept(const struct scase *c, const struct mode *m, const struct node *nd)
 {
 	if (m->pack != 1 || m->unpack != 1)	/* 0, 1>0, stock */
-		return c->writer == OWNER_USER && (nd->type == S_IFREG || nd->type == S_IFDIR);
+		return c->writer == OWNER_USER && !special(nd);
 	return true;
 }
 
@@ -462,7 +481,7 @@ static void round_trip(const char *base, const struct scase *c, const struct mod
 	for (i = 0; i < NR_NODES; i++) {
 		const struct node *nd = &nodes[i];
 		const char *why = "";
-		bool want_node = node_kept(t, who, nd, &why), want_xattr, have_xattr;
+		bool want_node = node_kept(t, c, m, who, nd, &why), want_xattr, have_xattr;
 		struct stat st;
 		bool have_node;
 		ssize_t n;
