@@ -31,12 +31,15 @@ help:
 	@echo "  XATTRNS_CACHE (~/.cache/xattrns), XATTRNS_ACCEL=tcg|kvm, XATTRNS_TIMEOUT (s),"
 	@echo "  JOBS, XATTRNS_CPUS (vCPUs), XATTRNS_TESTS=filesystems/xattr:PROGRAM,... (only those),"
 	@echo "  XATTRNS_FUZZ_STEPS, XATTRNS_FUZZ_SEED (default fixed; random), XATTRNS_FUZZ_SECONDS,"
-	@echo "  XATTRNS_CHECK_DEBUG=1 (make check adds the debug kernel, as CI=true does)"
+	@echo "  XATTRNS_CHECK_DEBUG=1, XATTRNS_CHECK_MUTATE=1: make check adds the debug kernel,"
+	@echo "  the mutations (CI=true adds both)"
 
 # CI (CI=true) and XATTRNS_CHECK_DEBUG=1 add the debug kernel to make check
 CHECK_KERNELS := stock patched $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_DEBUG)),debug)
+# ... and the mutations of make mutate, each of which must fail its tests
+CHECK_MUTATE := $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_MUTATE)),1,0)
 check:
-	@$(S)/check.sh --target check $(CHECK_KERNELS)
+	@XATTRNS_CHECK_MUTATE=$(CHECK_MUTATE) $(S)/check.sh --target check $(CHECK_KERNELS)
 
 check-harness:
 	@$(S)/check-harness.sh

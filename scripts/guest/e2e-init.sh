@@ -161,8 +161,9 @@ run_scenario() { # run_scenario NAME
 			want="set=EPERM|get=ENODATA|list=" ;;
 		esac
 		[ "$line" = "$want" ]
-		result "$([ $? = 0 ] && echo OK || echo FAIL)" "$sc: guest relabels $e: $line"
-		[ "$line" = "$want" ] || echo "# expected: $want"
+		# the name says what is expected, a failure what happened
+		result "$([ $? = 0 ] && echo OK || echo FAIL)" "$sc: guest relabels $e: $want"
+		[ "$line" = "$want" ] || echo "# got: $line"
 		# what is stored on the host's disk: the mapped name on what took
 		# the label, nothing on the rest
 		local names
@@ -172,8 +173,8 @@ run_scenario() { # run_scenario NAME
 		*) want="" ;;
 		esac
 		[ "$names" = "$want" ]
-		result "$([ $? = 0 ] && echo OK || echo FAIL)" "$sc: host stores on $e: ${names:-nothing}"
-		[ "$names" = "$want" ] || echo "# expected: ${want:-nothing}"
+		result "$([ $? = 0 ] && echo OK || echo FAIL)" "$sc: host stores on $e: ${want:-nothing}"
+		[ "$names" = "$want" ] || echo "# got: ${names:-nothing}"
 	done
 }
 

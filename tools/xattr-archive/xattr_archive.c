@@ -488,10 +488,13 @@ static void round_trip(const char *base, const struct scase *c, const struct mod
 
 		snprintf(path, sizeof(path), "%s/%s", dst, nd->name);
 		have_node = !lstat(path, &st) && (st.st_mode & S_IFMT) == nd->type;
+		/* the name says what is expected; a failure says what happened */
 		if (!want_node || !have_node) {
 			result(want_node == have_node, "%s, %s: %s%s%s", what, nd->name,
-			       have_node ? "node copied" : "node not copied",
+			       want_node ? "node copied" : "node not copied",
 			       *why ? ": " : "", why);
+			if (want_node != have_node)
+				printf("# the node was%s copied\n", have_node ? "" : " not");
 			continue;
 		}
 		want_xattr = xattr_kept(c, m, nd);
@@ -508,8 +511,10 @@ static void round_trip(const char *base, const struct scase *c, const struct mod
 			trusted_view(path, view_dst, sizeof(view_dst));
 			have_xattr = *view_src && !strcmp(view_src, view_dst);
 		}
-		result(want_xattr == have_xattr, "%s, %s: %s kept: %s (expected %s)", what,
-		       nd->name, c->xattr, have_xattr ? "yes" : "no", want_xattr ? "yes" : "no");
+		result(want_xattr == have_xattr, "%s, %s: %s %s", what, nd->name, c->xattr,
+		       want_xattr ? "kept" : "not kept");
+		if (want_xattr != have_xattr)
+			printf("# %s was%s kept\n", c->xattr, have_xattr ? "" : " not");
 	}
 }
 
