@@ -52,10 +52,10 @@ finish() {
 echo "TAP version 13"
 echo "# e2e: $(uname -r), $(nproc) CPU(s); nested guest $kimage"
 disk=$(guest_disk share) || disk=
-[ -n "$disk" ] && [ -f "$kimage" ] && [ -f "$initrd" ] || {
+if [ -z "$disk" ] || [ ! -f "$kimage" ] || [ ! -f "$initrd" ]; then
 	echo "# e2e: missing the share disk, the kernel or the initramfs"
 	finish 2
-}
+fi
 mkdir -p /srv
 mount -t ext4 "$disk" /srv || finish 2
 

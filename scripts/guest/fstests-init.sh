@@ -81,11 +81,11 @@ echo "fstests-init: kernel $(uname -r), switches '${switch:-none}'," \
 rc=0
 cd "$dir" || finish 2
 for fs in ${fslist//,/ }; do
-	test_dev=$(guest_disk "test-$fs") && scratch_dev=$(guest_disk "scratch-$fs") || {
+	if ! test_dev=$(guest_disk "test-$fs") || ! scratch_dev=$(guest_disk "scratch-$fs"); then
 		echo "fstests-init: no test/scratch disks for $fs"
 		rc=2
 		continue
-	}
+	fi
 	mkdir -p "/mnt/test-$fs" "/mnt/scratch-$fs"
 	echo "fstests-init: $fs on $test_dev (test) and $scratch_dev (scratch)"
 	# shellcheck disable=SC2086

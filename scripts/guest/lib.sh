@@ -24,6 +24,8 @@ guest_mounts() {
 }
 
 guest_arg() {
+	# (the command line is words)
+	# shellcheck disable=SC2013
 	for a in $(cat /proc/cmdline); do
 		case $a in "xattrns.$1="*) echo "${a#*=}"; return 0 ;; esac
 	done

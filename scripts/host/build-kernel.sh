@@ -13,7 +13,8 @@ tree=$(tree_of "$name")
 lock
 check_deps
 bdir=$(bdir_of "$name")
-frags=$(frags_of "$name")
+# the config fragments, one path per line (no blanks in them: lib.sh)
+mapfile -t frags < <(frags_of "$name")
 mkdir -p "$bdir"
 kmake() { make -C "$tree" O="${bdir##*/}" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
 
@@ -24,7 +25,7 @@ stamp=$( {
 	git -C "$tree" ls-tree -r HEAD | grep -v '	tools/testing/selftests/filesystems/xattr/'
 	# shellcheck disable=SC2086
 	git -C "$tree" diff HEAD -- $KTREE_PATHS
-	cat $frags
+	cat "${frags[@]}"
 } | sha256sum | cut -d' ' -f1) || die "cannot read the state of $tree (git or a config fragment failed)"
 if [ -f "$bdir/arch/x86/boot/bzImage" ] && [ "$(cat "$bdir/.xattrns-stamp" 2>/dev/null)" = "$stamp" ]; then
 	log "$name kernel is up to date"
@@ -32,12 +33,12 @@ if [ -f "$bdir/arch/x86/boot/bzImage" ] && [ "$(cat "$bdir/.xattrns-stamp" 2>/de
 fi
 
 start=$(now)
-fraghash=$(cat $frags | sha256sum | cut -d' ' -f1) || die "cannot read$frags"
+fraghash=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1) || die "cannot read ${frags[*]}"
 if [ ! -f "$bdir/.config" ] || [ "$(cat "$bdir/.xattrns-config" 2>/dev/null)" != "$fraghash" ]; then
-	log "$name: configuring (tinyconfig +$(for f in $frags; do printf ' %s' "${f#"$REPO"/}"; done))"
+	log "$name: configuring (tinyconfig +$(for f in "${frags[@]}"; do printf ' %s' "${f#"$REPO"/}"; done))"
 	kmake -s tinyconfig >/dev/null
 	(cd "$tree" && KCONFIG_CONFIG="${bdir##*/}/.config" \
-		scripts/kconfig/merge_config.sh -m -O "${bdir##*/}" "${bdir##*/}/.config" $frags >/dev/null)
+		scripts/kconfig/merge_config.sh -m -O "${bdir##*/}" "${bdir##*/}/.config" "${frags[@]}" >/dev/null)
 	kmake -s olddefconfig >/dev/null
 	# Every option of the fragment must have survived: a typo or an unmet
 	# dependency silently drops it otherwise.
@@ -45,8 +46,8 @@ if [ ! -f "$bdir/.config" ] || [ "$(cat "$bdir/.xattrns-config" 2>/dev/null)" !=
 	while IFS= read -r line; do
 		case $line in CONFIG_*=*) ;; *) continue ;; esac
 		grep -qx "$line" "$bdir/.config" || { warn "$name: $line did not stick"; bad=1; }
-	done < <(cat $frags)
-	[ "$bad" = 0 ] || die "kernel config: fix$(for f in $frags; do printf ' %s' "${f#"$REPO"/}"; done) (see warnings above)"
+	done < <(cat "${frags[@]}")
+	[ "$bad" = 0 ] || die "kernel config: fix$(for f in "${frags[@]}"; do printf ' %s' "${f#"$REPO"/}"; done) (see warnings above)"
 	echo "$fraghash" >"$bdir/.xattrns-config"
 fi
 

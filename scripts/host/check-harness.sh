@@ -229,15 +229,28 @@ fails "ktap.awk fails on a malformed pin line" \
 variant 's/^ok 2 selftests: filesystems\/xattr: b_test$/ok 2 selftests: filesystems\/xattr: b_test # SKIP no b/' |
 	sed '/^# ok 1 b.one$/d; s/^# 1..1$/# 1..0/' >"$tmp/pin-prog.log"
 fails "ktap.awk fails an unpinned skip of a whole program" pinned "$tmp/pin-prog.log"
+variant 's/^# ok 1 b.one$/# ok 1 b.one # XPASS expected to fail/' >"$tmp/xpass.log"
+fails "ktap.awk fails a test that passed where it was expected to fail (XPASS)" guest "$tmp/xpass.log"
+variant 's/^# ok 1 b.one$/# ok 1 b.one # XFAIL known bug/' >"$tmp/xfail.log"
+fails "ktap.awk fails an XFAIL that no pin covers" pinned "$tmp/xfail.log"
+variant 's/^# ok 1 b.one$/# ok 1 b.one # skipped nothing, a comment/' >"$tmp/skipword.log"
+passes "ktap.awk reads SKIP only as a directive, not a word starting with it" \
+	"guest: 2 passed, 0 failed, 1 skipped" pinned "$tmp/skipword.log"
+variant '/^# ok 1 b.one$/d; s/^# 1..1$/# 1..0/' >"$tmp/emptyplan.log"
+fails "ktap.awk fails a program that planned no tests and did not skip" guest "$tmp/emptyplan.log"
+
+# shellcheck disable=SC2016 # (an awk program)
 passes "scripts/report/skips.expected parses, each line pins a known tier" \
 	"ok" awk '!/^[ \t]*(#|$)/ { if (NF < 4 || $2 !~ /^[0-9]+$/ || $1 !~ /^(stock|patched|debug|static)(,(stock|patched|debug|static))*$/) { print "bad: " $0; bad = 1 } } END { print bad ? "bad" : "ok"; exit bad }' "$REPO/scripts/report/skips.expected"
 
 # ---- tally.awk ----
 
 tier() { # tier FILE SUMMARY RC: a result file as check.sh writes it
+	local name
+	name=$(basename "$1" .txt)
 	{
 		[ -z "$2" ] || echo "$2"
-		[ -z "$3" ] || echo "XATTRNS-RC $(basename "$1" .txt | sed 's/^result-//')=$3"
+		[ -z "$3" ] || echo "XATTRNS-RC ${name#result-}=$3"
 	} >"$1"
 }
 tally() { awk -f "$S/tally.awk" "$@"; }
@@ -338,9 +351,11 @@ snapshot
 passes "comparison.sh: the accepted run checks clean" \
 	"comparison: design/README.md's verdict table is design/comparison.expected's" \
 	comparison check "$tmp/run0.md"
-grep -q '6\.12\.0.*1\.0-1' "$tmp/run0.md" && ! grep -q '6\.12\.0\|1\.0-1' "$tmp/design/comparison.expected" &&
-	result 0 "comparison.sh: the page names the versions, the expected file does not" ||
+if grep -q '6\.12\.0.*1\.0-1' "$tmp/run0.md" && ! grep -q '6\.12\.0\|1\.0-1' "$tmp/design/comparison.expected"; then
+	result 0 "comparison.sh: the page names the versions, the expected file does not"
+else
 	result 1 "comparison.sh: the page names the versions, the expected file does not"
+fi
 
 page run1 6.12.99 2.0-1
 passes "comparison.sh: a new kernel and source version alone do not fail the check" \

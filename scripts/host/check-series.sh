@@ -109,6 +109,8 @@ for p in $series; do
 			xobjs="$xobjs ${f%.c}.o"
 		fi
 	done
+	# (lists of object paths: one word each)
+	# shellcheck disable=SC2086
 	before=$(w1 _build $objs; w1 _build-extra $xobjs)
 	git am -q --keep-cr "$REPO/patches/$p" || die "$p does not apply"
 	if ! kmake -s bzImage >"$OUT/series-build.log" 2>&1; then
@@ -126,6 +128,7 @@ for p in $series; do
 			log "    $o (not in the test kernels) compiles"
 		fi
 	done
+	# shellcheck disable=SC2086
 	after=$(w1 _build $objs; w1 _build-extra $xobjs)
 	new=$(comm -13 <(echo "$before") <(echo "$after"))
 	if [ -n "$new" ]; then

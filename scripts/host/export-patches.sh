@@ -132,4 +132,5 @@ cat "$XATTRNS_CACHE/linux-source.version" >"$REPO/patches/base-version"
 # (The tree holds the kernel commits; its selftests are synced from the
 # repository by mkinitramfs.sh.)
 printf '%s\n%s\n' "$(series_hash)" "$(git rev-parse HEAD)" >.git/xattrns-applied
-log "exported series A ($(ls "$REPO"/patches/A/*.patch | wc -l) files) and B ($(ls "$REPO"/patches/B/*.patch | wc -l) files) into patches/"
+count() { echo $#; }
+log "exported series A ($(count "$REPO"/patches/A/*.patch) files) and B ($(count "$REPO"/patches/B/*.patch) files) into patches/"

@@ -6,8 +6,12 @@
 # regular expression) and the vCPUs the catching test needs (Cpus:). Each
 # is applied to the patched commit in a worktree of its own
 # ($XATTRNS_CACHE/linux-mutate), built (ccache: a few objects and the link),
-# booted, and must fail a test of its family: a mutation that no named test
-# catches, that does not apply or that does not build fails the run. KTAP on
+# booted, and must fail a test of its family by an assertion (a timeout or
+# a crash catches nothing), a test that the unmutated kernel passes with the
+# same programs and vCPUs (booted once per such pair, first): a mutation
+# that no named test catches, that does not apply or that does not build
+# fails the run, and so does a baseline that fails or skips every test of a
+# family. KTAP on
 # standard output, a tally last; with every mutation run (MUTATIONS unset),
 # design/mutations.md is rewritten from the results.
 #   MUTATIONS=01,07 make mutate    only those
@@ -23,14 +27,39 @@ lock
 start=$(now)
 dir=$REPO/scripts/mutate
 commit=$(git -C "$XATTRNS_KTREE" rev-parse HEAD)
-if [ -n "$(tree_dirty "$XATTRNS_KTREE")" ]; then
-	warn "the patched tree has uncommitted edits: the mutations apply to its last commit"
-fi
+# the baseline is the patched kernel: it must be the commit the mutations
+# apply to
+[ -z "$(tree_dirty "$XATTRNS_KTREE")" ] ||
+	die "the patched tree has uncommitted edits: commit them (the mutations apply to its last commit)"
 if [ "$(git -C "$MUTATE_TREE" rev-parse HEAD 2>/dev/null)" != "$commit" ]; then
 	log "mutate worktree at the patched commit: $MUTATE_TREE"
 	new_worktree "$MUTATE_TREE" "$commit"
 fi
 header() { sed -n "s/^$1: *//p;/^diff --git/q" "$2" | head -n 1; }
+# boot KIMAGE TESTS CPUS TAG: run those kselftest programs on KIMAGE, the
+# console in $OUT/console-patched-TAG.log (no pinned skips: a part of the
+# suite), the summary in $OUT/TAG.txt
+boot() {
+	XATTRNS_KIMAGE=$1 XATTRNS_TESTS=$2 XATTRNS_CPUS=$3 XATTRNS_SKIPS='' \
+		XATTRNS_LOG_SUFFIX=-$4 XATTRNS_TAG=" $4" \
+		"$REPO/scripts/host/boot.sh" patched check >"$OUT/$4.txt" 2>/dev/null || true
+}
+# results LOG: "NAME ok|skip|fail|crash" per kselftest of the console log;
+# crash: the harness ended it by timeout or signal, not by an assertion
+results() {
+	sed 's/\r$//' "$1" | awk '
+		/^# #  RUN / { name = $4 }
+		/: Test terminated by timeout|: Test terminated unexpectedly|by signal/ { crashed[name] = 1 }
+		/^# (not )?ok [0-9]+ / {
+			n = $0
+			sub(/^# (not )?ok [0-9]+ /, "", n)
+			skip = (n ~ /#[ \t]*SKIP/)
+			sub(/[ \t]*#.*$/, "", n)
+			if (skip) print n, "skip"
+			else if ($2 == "ok") print n, "ok"
+			else print n, (n in crashed) ? "crash" : "fail"
+		}'
+}
 files=()
 for f in "$dir"/[0-9][0-9]-*.diff; do
 	id=${f##*/}
@@ -45,17 +74,30 @@ rows=$OUT/mutate-rows.md
 n=0 failed=0
 echo "TAP version 13"
 echo "1..${#files[@]}"
+
+# The baselines: the unmutated kernel, once per programs and vCPUs
+declare -A base
+for f in "${files[@]}"; do
+	key="$(header Tests "$f")|$(header Cpus "$f")"
+	[ -z "${base[$key]:-}" ] || continue
+	tag=mutate-base-${#base[@]}
+	log "baseline: the unmutated kernel, $(header Tests "$f"), $(header Cpus "$f") vCPU(s)"
+	boot "$(kimage_of patched)" "$(header Tests "$f")" "$(header Cpus "$f")" "$tag"
+	base[$key]=$OUT/console-patched-$tag.log
+done
 for f in "${files[@]}"; do
 	name=${f##*/}
 	name=${name%.diff}
 	n=$((n + 1))
 	rule=$(header Rule "$f") mutation=$(header Mutation "$f")
 	tests=$(header Tests "$f") expect=$(header Expect "$f") cpus=$(header Cpus "$f")
-	[ -n "$rule" ] && [ -n "$tests" ] && [ -n "$expect" ] ||
+	if [ -z "$rule" ] || [ -z "$tests" ] || [ -z "$expect" ]; then
 		die "$f: needs Rule:, Tests: and Expect: header lines"
+	fi
 	touched=$(sed -n 's|^+++ b/||p' "$f" | tr '\n' ' ')
 	log "mutation $name: $rule"
 	git -C "$MUTATE_TREE" reset -q --hard "$commit"
+	git -C "$MUTATE_TREE" clean -fdq -e _build
 	verdict='' detail=''
 	if ! git -C "$MUTATE_TREE" apply "$f" 2>"$OUT/mutate-apply.log"; then
 		verdict=FAIL detail="does not apply to the patched commit"
@@ -63,17 +105,20 @@ for f in "${files[@]}"; do
 	elif ! "$REPO/scripts/host/build-kernel.sh" mutate >&2; then
 		verdict=FAIL detail="does not build"
 	else
-		log="$OUT/console-mutate-$name.log"
-		XATTRNS_KIMAGE=$(kimage_of mutate) XATTRNS_TESTS=$tests XATTRNS_CPUS=${cpus:-1} \
-			XATTRNS_LOG_SUFFIX=-mutate-$name XATTRNS_TAG=" $name" \
-			"$REPO/scripts/host/boot.sh" patched check >"$OUT/mutate-$name.txt" 2>/dev/null || true
-		# the failed tests of the family named by Expect:
-		caught=$(sed -n 's/^patched: FAILED //p' "$OUT/mutate-$name.txt" |
-			awk -v re="$expect" '$1 ~ re' | sort -u)
+		boot "$(kimage_of mutate)" "$tests" "${cpus:-1}" "mutate-$name"
+		log=$OUT/console-patched-mutate-$name.log
 		total=$(sed -n 's/^patched: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$OUT/mutate-$name.txt")
-		if [ -n "$caught" ]; then
+		# the tests of the family (Expect:) that the baseline passes ...
+		passing=$(results "${base[$tests|$cpus]}" | awk -v re="$expect" '$1 ~ re && $2 == "ok" { print $1 }' | sort)
+		broken=$(results "${base[$tests|$cpus]}" | awk -v re="$expect" '$1 ~ re && $2 != "ok" && $2 != "skip" { print $1 }')
+		# ... and that fail by an assertion here
+		caught=$(results "$log" | awk '$2 == "fail" { print $1 }' | sort | comm -12 - <(echo "$passing"))
+		if [ -z "$passing" ] || [ -n "$broken" ]; then
+			verdict=FAIL
+			detail="baseline: the unmutated kernel $([ -n "$broken" ] && echo "fails $(echo "$broken" | head -n 1)" || echo "passes no test of /$expect/") (console: ${base[$tests|$cpus]})"
+		elif [ -n "$caught" ]; then
 			verdict=OK
-			detail="caught: $(echo "$caught" | wc -l) of its tests failed ($(echo "$caught" | head -n 1 | cut -d' ' -f1), ...), ${total:-?} failures in all"
+			detail="caught: $(echo "$caught" | wc -l) of its $(echo "$passing" | wc -l) tests failed ($(echo "$caught" | head -n 1), ...), ${total:-?} failures in all"
 		else
 			verdict=FAIL
 			detail="not caught: no failure matches /$expect/ (${total:-?} failures in all; console: $log)"
@@ -85,6 +130,7 @@ for f in "${files[@]}"; do
 		echo "not ok $n $name: $detail"
 		failed=$((failed + 1))
 	fi
+	# shellcheck disable=SC2016 # (markdown backquotes)
 	printf '| %s | %s | %s | `%s` | %s | %s |\n' "${name%%-*}" "$rule" "$mutation" \
 		"${touched% }" "$(echo "$tests" | sed 's|filesystems/xattr:||g')" \
 		"$([ "$verdict" = OK ] && echo "**caught**: ${detail#caught: }" || echo "**$detail**")" >>"$rows"

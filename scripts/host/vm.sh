@@ -12,7 +12,7 @@
 
 kernel=${1:?usage: vm.sh stock|patched|debug CMD...}
 shift
-[ $# -gt 0 ] || die "no command: make vm CMD='...' (a shell command line)"
+[ -n "$*" ] || die "no command: make vm CMD='...' (a shell command line)"
 install_deps
 build_all "$kernel" >&2
 run=$(mktemp -d "$OUT/vm.XXXXXX")

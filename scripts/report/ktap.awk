@@ -65,8 +65,8 @@ function skip_result(tname, line,   reason, i) {
 		return
 	}
 	reason = line
-	sub(/^.*#[ \t]*[Ss][Kk][Ii][Pp][ \t]*/, "", reason)
-	sub(/[ \t]*#[ \t]*[Ss][Kk][Ii][Pp].*$/, "", tname)
+	sub(/^.*#[ \t]*([Ss][Kk][Ii][Pp]|XFAIL)[ \t]*/, "", reason)
+	sub(/[ \t]*#[ \t]*([Ss][Kk][Ii][Pp]|XFAIL)([ \t].*)?$/, "", tname)
 	for (i = 1; i <= npins; i++)
 		if (tname ~ pin_test_re[i] && reason ~ pin_reason_re[i]) {
 			pin_seen[i]++
@@ -83,9 +83,12 @@ function finish_program(   n) {
 		problem(sprintf("%s: planned %d subtests, saw %d", progname, subplan, subseen))
 	inprog = 0
 }
+# the KTAP directive of a result line: SKIP and XFAIL (an expected failure:
+# pinned like a skip), XPASS (a test expected to fail passed: a failure)
 function directive(line) {
-	if (line ~ /#[ \t]*[Ss][Kk][Ii][Pp]/) return "skip"
-	if (line ~ /#[ \t]*XFAIL/) return "xfail"
+	if (line ~ /#[ \t]*[Ss][Kk][Ii][Pp]([ \t]|$)/) return "skip"
+	if (line ~ /#[ \t]*XFAIL([ \t]|$)/) return "skip"
+	if (line ~ /#[ \t]*XPASS([ \t]|$)/) return "xpass"
 	return ""
 }
 BEGIN {
@@ -146,10 +149,12 @@ indmesg { next }
 	d = directive(line)
 	progname = line
 	sub(/^(not )?ok [0-9]+ /, "", progname)
+	if (subplan == 0 && d != "skip")
+		problem(sprintf("%s: planned no tests (1..0) and did not skip", progname))
 	if (subseen == 0) {
 		# a program without subtests counts as one result
 		if (d == "skip") skip_result(progname, line)
-		else if (notok) { failed++; failures[++nfail] = progname }
+		else if (notok || d == "xpass") { failed++; failures[++nfail] = progname }
 		else passed++
 	} else if (notok && d != "skip" && subfailed == 0) {
 		# all subtests passed, yet the program failed (crash, leak...)
@@ -168,7 +173,7 @@ indmesg { next }
 	d = directive(line)
 	tname = line
 	sub(/^# (not )?ok [0-9]+ /, "", tname)
-	if (line ~ /^# not ok/ && d != "skip") {
+	if ((line ~ /^# not ok/ && d != "skip") || d == "xpass") {
 		failed++
 		subfailed++
 		failures[++nfail] = tname
