@@ -76,7 +76,7 @@ echo "TAP version 13"
 echo "1..${#files[@]}"
 
 # The baselines: the unmutated kernel, once per programs and vCPUs
-declare -A base
+declare -A base=()
 for f in "${files[@]}"; do
 	key="$(header Tests "$f")|$(header Cpus "$f")"
 	[ -z "${base[$key]:-}" ] || continue
