@@ -32,24 +32,17 @@ scenarios=$(guest_arg scenarios)
 kimage=$(guest_arg kimage)
 initrd=$(guest_arg initrd)
 
-n=0 failed=0
-result() { # result OK|FAIL DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = OK ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=scripts/report/ktap.sh
+. "$(dirname "$0")/../report/ktap.sh"
+result() { ktap_result "$@"; }
 finish() {
-	echo "1..$n"
+	ktap_end || true
 	echo "XATTRNS-E2E-END rc=$1"
 	guest_dmesg
 	guest_end "$1"
 }
 
-echo "TAP version 13"
+ktap_begin
 echo "# e2e: $(uname -r), $(nproc) CPU(s); nested guest $kimage"
 disk=$(guest_disk share) || disk=
 if [ -z "$disk" ] || [ ! -f "$kimage" ] || [ ! -f "$initrd" ]; then
@@ -184,4 +177,4 @@ done
 echo 0 >/proc/sys/fs/xattr_user_special
 echo 0 >/proc/sys/fs/xattr_trusted_userns
 umount /srv
-finish "$([ "$failed" = 0 ] && echo 0 || echo 1)"
+finish "$([ "$KTAP_FAILED" = 0 ] && echo 0 || echo 1)"

@@ -14,18 +14,16 @@
 S=$REPO/scripts/report H=$REPO/scripts/host
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0 skipped=0
-echo "TAP version 13"
+skipped=0
+ktap_begin
 result() { # result 0|1 DESCRIPTION [DETAIL...]
-	n=$((n + 1))
 	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
+		ktap_result OK "$2"
 	else
-		echo "not ok $n $2"
+		ktap_result FAIL "$2"
 		shift 2
 		for d in "$@"; do echo "# $d"; done
 		sed 's/^/#   | /' "$tmp/out"
-		failed=$((failed + 1))
 	fi
 }
 # the number of failures on the summary line of ktap.awk or tally.awk
@@ -560,8 +558,8 @@ mkdir -p "$tmp/plots"
 rc=0
 bench_t "$tmp/none.md" -v plot="$tmp/plots/p.gp" -v plotdir="$tmp/plots" >"$tmp/out" 2>&1 || rc=$?
 if ! command -v gnuplot >/dev/null 2>&1; then
-	n=$((n + 1)) skipped=$((skipped + 1))
-	echo "ok $n bench.awk's figures render as SVG # SKIP gnuplot not installed (make deps: gnuplot-nox)"
+	skipped=$((skipped + 1))
+	ktap_result SKIP "bench.awk's figures render as SVG" "gnuplot not installed (make deps: gnuplot-nox)"
 elif [ "$rc" != 0 ] || ! gnuplot "$tmp/plots/p.gp" >>"$tmp/out" 2>&1; then
 	result 1 "bench.awk's figures render as SVG" "bench.awk exit status $rc, or gnuplot failed"
 else
@@ -579,6 +577,7 @@ sys.exit(0 if r.tag.endswith("svg") and len(r) else 1)' "$svg" >>"$tmp/out" 2>&1
 		"bench.awk's figures render as SVG (well-formed, a line per series)" "not well-formed or empty:$bad_svg"
 fi
 
-echo "1..$n"
-echo "harness: $((n - failed - skipped)) passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+rc=0
+ktap_end || rc=1
+echo "harness: $((KTAP_N - KTAP_FAILED - skipped)) passed, $KTAP_FAILED failed, $skipped skipped"
+exit "$rc"

@@ -8,6 +8,8 @@ set -eu
 set -o pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/report/ktap.sh
+. "$REPO/scripts/report/ktap.sh"
 # Everything big lives outside the repository, under one cache directory.
 # (CI may run without HOME: fall back to the user's home from passwd.)
 : "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"

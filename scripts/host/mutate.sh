@@ -71,9 +71,7 @@ done
 
 rows=$OUT/mutate-rows.md
 : >"$rows"
-n=0 failed=0
-echo "TAP version 13"
-echo "1..${#files[@]}"
+ktap_begin
 
 # The baselines: the unmutated kernel, once per programs and vCPUs
 declare -A base=()
@@ -88,7 +86,6 @@ done
 for f in "${files[@]}"; do
 	name=${f##*/}
 	name=${name%.diff}
-	n=$((n + 1))
 	rule=$(header Rule "$f") mutation=$(header Mutation "$f")
 	tests=$(header Tests "$f") expect=$(header Expect "$f") cpus=$(header Cpus "$f")
 	if [ -z "$rule" ] || [ -z "$tests" ] || [ -z "$expect" ]; then
@@ -124,12 +121,7 @@ for f in "${files[@]}"; do
 			detail="not caught: no failure matches /$expect/ (${total:-?} failures in all; console: $log)"
 		fi
 	fi
-	if [ "$verdict" = OK ]; then
-		echo "ok $n $name: $detail"
-	else
-		echo "not ok $n $name: $detail"
-		failed=$((failed + 1))
-	fi
+	ktap_result "$verdict" "$name: $detail"
 	# shellcheck disable=SC2016 # (markdown backquotes)
 	printf '| %s | %s | %s | `%s` | %s | %s |\n' "${name%%-*}" "$rule" "$mutation" \
 		"${touched% }" "$(echo "$tests" | sed 's|filesystems/xattr:||g')" \
@@ -166,6 +158,8 @@ EOF
 	} >"$REPO/design/mutations.md"
 	log "wrote design/mutations.md"
 fi
+rc=0
+ktap_end || rc=1
 phase_end "make mutate" "$start"
-echo "mutate: $((n - failed)) passed, $failed failed, 0 skipped"
-[ "$failed" = 0 ]
+echo "mutate: $((KTAP_N - KTAP_FAILED)) passed, $KTAP_FAILED failed, 0 skipped"
+exit "$rc"

@@ -15,19 +15,8 @@ check_deps
 lock
 start=$(now)
 series=$(series_patches)
-fail=0 n=0
-echo "TAP version 13"
-result() { # result OK|FAIL|SKIP DESCRIPTION [REASON]
-	n=$((n + 1))
-	case $1 in
-	OK) echo "ok $n $2" ;;
-	SKIP) echo "ok $n $2 # SKIP $3" ;;
-	*)
-		echo "not ok $n $2"
-		fail=1
-		;;
-	esac
-}
+ktap_begin
+result() { ktap_result "$@"; }
 
 for p in $series; do
 	if checkpatch_patch "$XATTRNS_KTREE" "$REPO/patches/$p" >"$OUT/checkpatch.log" 2>&1; then
@@ -151,7 +140,8 @@ for f in $(cd "$REPO" && git ls-files --cached --others --exclude-standard \
 		result FAIL "shellcheck $f"
 	fi
 done
-echo "1..$n"
+ok=0
+ktap_end || ok=1
 phase_end "static checks" "$start"
-[ "$fail" = 0 ] || die "static checks failed"
+[ "$ok" = 0 ] || die "static checks failed"
 log "static checks: $(echo "$series" | wc -w) patches checkpatch-clean, applying in order, no new W=1/sparse warnings in the files this config builds"
