@@ -205,6 +205,7 @@ cat >"$tmp/pins" <<'EOF'
 # tiers count test reason
 guest,debug	1	a.*.two	no ext? device
 other	3	x.*	anything
+guest,other	3	total
 EOF
 pinned() { awk -v name=guest -v skips="$tmp/pins" -f "$S/ktap.awk" "$@"; }
 passes "ktap.awk passes a skip that a pin of its tier covers, with its count" \
@@ -237,9 +238,15 @@ passes "ktap.awk reads SKIP only as a directive, not a word starting with it" \
 variant '/^# ok 1 b.one$/d; s/^# 1..1$/# 1..0/' >"$tmp/emptyplan.log"
 fails "ktap.awk fails a program that planned no tests and did not skip" guest "$tmp/emptyplan.log"
 
+variant '/^# ok 1 b.one$/d; s/^# 1..1$/# 1..0/; s/^ok 2 selftests: filesystems\/xattr: b_test$/ok 2 selftests: filesystems\/xattr: b_test # SKIP gone/' >"$tmp/total.log"
+printf 'guest 1 a.*.two no ext? device\nguest 1 selftests:*b_test gone\nguest 4 total\n' >"$tmp/pins-total"
+fails "ktap.awk fails a tier whose number of results is not its pinned total" \
+	awk -v name=guest -v skips="$tmp/pins-total" -f "$S/ktap.awk" "$tmp/total.log"
+grep -q 'expected 4 results (.*), saw 3' "$tmp/out"
+result $? "ktap.awk says how many results it expected"
 # shellcheck disable=SC2016 # (an awk program)
 passes "scripts/report/skips.expected parses, each line pins a known tier" \
-	"ok" awk '!/^[ \t]*(#|$)/ { if (NF < 4 || $2 !~ /^[0-9]+$/ || $1 !~ /^(stock|patched|debug|static)(,(stock|patched|debug|static))*$/) { print "bad: " $0; bad = 1 } } END { print bad ? "bad" : "ok"; exit bad }' "$REPO/scripts/report/skips.expected"
+	"ok" awk '!/^[ \t]*(#|$)/ && !(NF == 3 && $3 == "total" && $2 ~ /^[0-9]+$/) { if (NF < 4 || $2 !~ /^[0-9]+$/ || $1 !~ /^(stock|patched|debug|static)(,(stock|patched|debug|static))*$/) { print "bad: " $0; bad = 1 } } END { print bad ? "bad" : "ok"; exit bad }' "$REPO/scripts/report/skips.expected"
 
 # ---- tally.awk ----
 

@@ -33,11 +33,18 @@ function glob_re(g,   r, i, c) {
 }
 # the lines of the pin file for this tier:
 #   TIERS COUNT TEST-GLOB REASON-GLOB (the reason: the rest of the line)
+#   TIERS COUNT total                  (the tier's number of results)
 function load_pins(   l, f, n, t, i, ok) {
 	while ((getline l < skips) > 0) {
 		if (l ~ /^[ \t]*(#|$)/)
 			continue
 		n = split(l, f, /[ \t]+/)
+		if (n == 3 && f[3] == "total" && f[2] ~ /^[0-9]+$/) {
+			split(f[1], t, ",")
+			for (i in t)
+				if (t[i] == name) pin_total = f[2] + 0
+			continue
+		}
 		if (n < 4 || f[2] !~ /^[0-9]+$/) {
 			problem(sprintf("%s: malformed line: %s", skips, l))
 			continue
@@ -193,6 +200,9 @@ END {
 		problem("the guest did not reach its end marker (crash or timeout)")
 	if (marker != "" && !(marker in tool_ended))
 		problem(sprintf("no XATTRNS-%s-END line: the %s did not finish", marker, tolower(marker)))
+	if (!partial && pin_total != "" && passed + failed + skipped != pin_total)
+		problem(sprintf("expected %d results (%s total), saw %d: a test appeared or went",
+			pin_total, skips_short, passed + failed + skipped))
 	for (i = 1; !partial && i <= npins; i++)
 		if (pin_seen[i] + 0 != pin_count[i])
 			problem(sprintf("pinned skip %s \"%s\": expected %d, saw %d (%s)",
