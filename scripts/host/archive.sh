@@ -17,18 +17,8 @@ t=$(now)
 extra_initramfs archive
 phase_end "archive initramfs" "$t"
 
-t=$(now)
-pids=""
-for k in stock patched; do
-	XATTRNS_INITRD=$OUT/initramfs-archive.cpio.gz XATTRNS_LOG_SUFFIX=-archive \
-		"$REPO/scripts/host/boot.sh" "$k" archive >"$OUT/result-archive-$k.txt" &
-	pids="$pids $!"
-done
 rc=0
-for p in $pids; do
-	wait "$p" || rc=1
-done
-phase_end "guest runs" "$t"
+extra_guests archive || rc=1
 for k in stock patched; do
 	# the failing round trips, then the tally
 	sed -n 's/\r$//; /^not ok /p' "$OUT/console-$k-archive.log"

@@ -45,19 +45,8 @@ t=$(now)
 extra_initramfs containers
 phase_end "containers initramfs" "$t"
 
-t=$(now)
-pids=""
-for k in stock patched; do
-	XATTRNS_KIMAGE=$(tree_of "$k")/_build-fuse/arch/x86/boot/bzImage \
-		XATTRNS_INITRD=$OUT/initramfs-containers.cpio.gz XATTRNS_LOG_SUFFIX=-containers \
-		"$REPO/scripts/host/boot.sh" "$k" containers >"$OUT/result-containers-$k.txt" &
-	pids="$pids $!"
-done
 rc=0
-for p in $pids; do
-	wait "$p" || rc=1
-done
-phase_end "guest runs" "$t"
+extra_guests containers _build-fuse || rc=1
 for k in stock patched; do
 	# what each run saw, the failures, then the tally
 	sed -n 's/\r$//; /^# \(stock\|switch\|overlayfs\|layer\) /p; /^not ok /p' \

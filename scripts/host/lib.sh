@@ -398,6 +398,27 @@ extra_initramfs() {
 	log "$name initramfs: $OUT/initramfs-$name.cpio.gz ($(du -h "$OUT/initramfs-$name.cpio.gz" | cut -f1))"
 }
 
+# extra_guests NAME [BUILD]: boot the stock and the patched kernel at once
+# in mode NAME with extra_initramfs NAME's initramfs (their kernels from
+# the trees' BUILD directory when given), each guest's tally into
+# $OUT/result-NAME-KERNEL.txt; non-zero when either failed. make archive
+# and make containers.
+extra_guests() {
+	local name=$1 build=${2:-} k p pids="" rc=0 t
+	t=$(now)
+	for k in stock patched; do
+		XATTRNS_KIMAGE=${build:+$(tree_of "$k")/$build/arch/x86/boot/bzImage} \
+			XATTRNS_INITRD=$OUT/initramfs-$name.cpio.gz XATTRNS_LOG_SUFFIX=-$name \
+			"$REPO/scripts/host/boot.sh" "$k" "$name" >"$OUT/result-$name-$k.txt" &
+		pids="$pids $!"
+	done
+	for p in $pids; do
+		wait "$p" || rc=1
+	done
+	phase_end "guest runs" "$t"
+	return "$rc"
+}
+
 kimage_of() { echo "$(bdir_of "$1")/arch/x86/boot/bzImage"; }
 
 # boot_hostroot KERNEL LOG TIMEOUT INIT APPEND [QEMU ARGS...]: boot KERNEL

@@ -81,7 +81,8 @@ for f in "${files[@]}"; do
 	tag=mutate-base-${#base[@]}
 	log "baseline: the unmutated kernel, $(header Tests "$f"), $(header Cpus "$f") vCPU(s)"
 	boot "$(kimage_of patched)" "$(header Tests "$f")" "$(header Cpus "$f")" "$tag"
-	base[$key]=$OUT/console-patched-$tag.log
+	results "$OUT/console-patched-$tag.log" >"$OUT/$tag.results"
+	base[$key]=$OUT/$tag.results
 done
 for f in "${files[@]}"; do
 	name=${f##*/}
@@ -106,13 +107,13 @@ for f in "${files[@]}"; do
 		log=$OUT/console-patched-mutate-$name.log
 		total=$(sed -n 's/^patched: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$OUT/mutate-$name.txt")
 		# the tests of the family (Expect:) that the baseline passes ...
-		passing=$(results "${base[$tests|$cpus]}" | awk -v re="$expect" '$1 ~ re && $2 == "ok" { print $1 }' | sort)
-		broken=$(results "${base[$tests|$cpus]}" | awk -v re="$expect" '$1 ~ re && $2 != "ok" && $2 != "skip" { print $1 }')
+		passing=$(awk -v re="$expect" '$1 ~ re && $2 == "ok" { print $1 }' "${base[$tests|$cpus]}" | sort)
+		broken=$(awk -v re="$expect" '$1 ~ re && $2 != "ok" && $2 != "skip" { print $1 }' "${base[$tests|$cpus]}")
 		# ... and that fail by an assertion here
 		caught=$(results "$log" | awk '$2 == "fail" { print $1 }' | sort | comm -12 - <(echo "$passing"))
 		if [ -z "$passing" ] || [ -n "$broken" ]; then
 			verdict=FAIL
-			detail="baseline: the unmutated kernel $([ -n "$broken" ] && echo "fails $(echo "$broken" | head -n 1)" || echo "passes no test of /$expect/") (console: ${base[$tests|$cpus]})"
+			detail="baseline: the unmutated kernel $([ -n "$broken" ] && echo "fails $(echo "$broken" | head -n 1)" || echo "passes no test of /$expect/") (its results: ${base[$tests|$cpus]})"
 		elif [ -n "$caught" ]; then
 			verdict=OK
 			detail="caught: $(echo "$caught" | wc -l) of its $(echo "$passing" | wc -l) tests failed ($(echo "$caught" | head -n 1), ...), ${total:-?} failures in all"
