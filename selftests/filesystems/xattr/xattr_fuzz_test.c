@@ -7,7 +7,7 @@
  * initial namespace's root, owner and other user; namespace roots at
  * depths 1 to 4, a same-root nested namespace, siblings, a member without
  * capabilities, a root whose namespace does not map the files' owner, a
- * root that is the overflow uid and so has no chain), carry out random
+ * root that is the overflow uid, a uid like any other), carry out random
  * set/get/list/remove calls through every entry point (path, l*, f*, a
  * /proc/self/fd path as virtiofsd uses, io_uring) with random names
  * (valid, malformed, v2's "trusted<...>." spellings, every length up to
@@ -100,9 +100,10 @@ struct actor {
 
 /*
  * A namespace whose root is the overflow uid (kernel.overflowuid, read
- * when the fixture is set up): it has no chain, and so no trusted.* name.
+ * when the fixture is set up): a uid like any other, and so a chain.
  */
 static char nobody_map[64] = "0 65534 1\n1 1000 1\n";
+static char nobody_prefix[16] = "<65534>";
 
 static const struct actor actors[] = {
 	{ "root", 0, {}, 0, "", true, true, false },
@@ -117,7 +118,7 @@ static const struct actor actors[] = {
 	{ "ns2-sameroot", 2, { L1, "0 0 1000\n" }, 0, "<1000><0>", true, true, true },
 	{ "ns3", 3, { L1, L2, L3 }, 0, "<1000><5><7>", true, true, false },
 	{ "ns4", 4, { L1, L2, L3, L4 }, 0, "<1000><5><7><2>", true, true, false },
-	{ "ns-nobody", 1, { nobody_map }, 0, NULL, true, true, false },
+	{ "ns-nobody", 1, { nobody_map }, 0, nobody_prefix, true, true, false },
 };
 
 #define NR_ACTORS ARRAY_SIZE(actors)
@@ -1172,7 +1173,6 @@ static double fuzz_seconds(void)
 
 FIXTURE(xfuzz) {
 	char dir[256];
-	int had_trusted, had_user;
 };
 
 FIXTURE_VARIANT(xfuzz) {
@@ -1188,19 +1188,19 @@ FIXTURE_SETUP(xfuzz)
 	int ret;
 
 	XT_NEED_ROOT();
-	self->had_trusted = xt_sysctl_get(TRUSTED_SWITCH);
-	self->had_user = xt_sysctl_get(USER_SWITCH);
-	if (self->had_trusted < 0 || self->had_user < 0)
-		SKIP(return, "kernel without fs.xattr_trusted_userns and fs.xattr_user_special");
+	/* the model is of both switches at 1, which a boot sets once */
+	if (!xt_switch(TRUSTED_SWITCH) || !xt_switch(USER_SWITCH))
+		SKIP(return, "fs.xattr_trusted_userns and fs.xattr_user_special are not 1 in this boot (%s)",
+		     xt_sysctl_get(TRUSTED_SWITCH) < 0 ? "a kernel without them" :
+		     "boot with them at 1");
 	/* the ns-nobody actor's root */
 	ret = xt_sysctl_get("/proc/sys/kernel/overflowuid");
 	ASSERT_LT(1, ret) {
 		TH_LOG("kernel.overflowuid: %d", ret);
 	}
 	snprintf(nobody_map, sizeof(nobody_map), "0 %d 1\n1 %d 1\n", ret, OWNER);
+	snprintf(nobody_prefix, sizeof(nobody_prefix), "<%d>", ret);
 	XT_SETUP_FS(&variant->fs, self->dir);
-	ASSERT_EQ(0, xt_sysctl_set(TRUSTED_SWITCH, 1));
-	ASSERT_EQ(0, xt_sysctl_set(USER_SWITCH, 1));
 	ASSERT_EQ(0, chown(self->dir, OWNER, OWNER));
 	for (i = 0; i < NR_NODES; i++) {
 		node_path(self->dir, i, path, sizeof(path));
@@ -1213,12 +1213,8 @@ FIXTURE_SETUP(xfuzz)
 	}
 }
 
-FIXTURE_TEARDOWN_PARENT(xfuzz)
+FIXTURE_TEARDOWN(xfuzz)
 {
-	if (self->had_trusted >= 0)
-		xt_sysctl_set(TRUSTED_SWITCH, 0);
-	if (self->had_user >= 0)
-		xt_sysctl_set(USER_SWITCH, 0);
 }
 
 static unsigned long long fuzz_seed(void)

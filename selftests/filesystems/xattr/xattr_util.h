@@ -246,61 +246,49 @@ static void __attribute__((constructor)) xt_images_init(void)
 }
 
 /*
- * The block device of the filesystem under test: $<dev_env> when set, or a
- * loop device on an image made with fs->mkfs in this run's image directory
- * (see above), made by the first test that needs it. NULL when neither can
- * be had: errno is ENOENT when fs->mkfs is not installed, ENXIO when the
- * kernel has no loop devices.
+ * A loop device, in @dev, on an image of @mb MiB made with @mkfs in this
+ * run's image directory (see above) under @name, made by the first test
+ * that asks for it; later tests of the run (in other processes) get the
+ * same device. 0, or a negative errno: -ENOPKG when @mkfs is not
+ * installed, -ENXIO when the kernel has no loop devices.
  */
-static inline const char *xt_dev(const struct xt_fs *fs)
+static inline int xt_loop_image(const char *name, const char *mkfs,
+				unsigned int mb, char *dev, size_t len)
 {
-	/* this process's device: xt_remount() comes back for it */
-	static const char *dev_fstype;
-	static char dev[64];
 	char img[PATH_MAX], tmp[PATH_MAX], cmd[2 * PATH_MAX];
 	int ctl, nr, img_fd, loop_fd, ret, tries;
-	const char *env = getenv(fs->dev_env);
 	FILE *f;
 
-	if (env && *env)
-		return env;
-	if (dev_fstype && !strcmp(dev_fstype, fs->fstype))
-		return dev;
-	snprintf(img, sizeof(img), "%s/%s.dev", xt_img_dir, fs->fstype);
+	snprintf(img, sizeof(img), "%s/%s.dev", xt_img_dir, name);
 	f = fopen(img, "re");
 	if (f) {
-		bool got = fgets(dev, sizeof(dev), f);
+		bool got = fgets(dev, len, f);
 
 		fclose(f);
 		dev[strcspn(dev, "\n")] = '\0';
-		if (got && *dev) {
-			dev_fstype = fs->fstype;
-			return dev;
-		}
+		if (got && *dev)
+			return 0;
 	}
 	snprintf(cmd, sizeof(cmd), "command -v %.*s >/dev/null 2>&1",
-		 (int)strcspn(fs->mkfs, " "), fs->mkfs);
-	if (system(cmd)) {
-		errno = ENOENT;
-		return NULL;
-	}
-	if (access("/dev/loop-control", F_OK)) {
-		errno = ENXIO;
-		return NULL;
-	}
+		 (int)strcspn(mkfs, " "), mkfs);
+	if (system(cmd))
+		return -ENOPKG;
+	if (access("/dev/loop-control", F_OK))
+		return -ENXIO;
 	if (mkdir(xt_img_dir, 0700) && errno != EEXIST)
-		return NULL;
-	snprintf(img, sizeof(img), "%s/%s.img", xt_img_dir, fs->fstype);
+		return -errno;
+	snprintf(img, sizeof(img), "%s/%s.img", xt_img_dir, name);
 	img_fd = open(img, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (img_fd < 0)
-		return NULL;
-	if (ftruncate(img_fd, (off_t)fs->img_mb << 20))
-		goto fail;
-	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", fs->mkfs, img);
-	if (system(cmd)) {
-		errno = EIO;
-		goto fail;
+		return -errno;
+	ret = -EIO;
+	if (ftruncate(img_fd, (off_t)mb << 20)) {
+		ret = -errno;
+		goto out;
 	}
+	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", mkfs, img);
+	if (system(cmd))
+		goto out;
 	/* another program may take the free device first: try again */
 	for (tries = 0; tries < 16; tries++) {
 		ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
@@ -310,7 +298,7 @@ static inline const char *xt_dev(const struct xt_fs *fs)
 		close(ctl);
 		if (nr < 0)
 			goto fail;
-		snprintf(dev, sizeof(dev), "/dev/loop%d", nr);
+		snprintf(dev, len, "/dev/loop%d", nr);
 		loop_fd = open(dev, O_RDWR | O_CLOEXEC);
 		if (loop_fd < 0)
 			goto fail;
@@ -323,10 +311,9 @@ static inline const char *xt_dev(const struct xt_fs *fs)
 	}
 	if (ret)
 		goto fail;
-	close(img_fd);
 	/* written under another name first: a reader sees all of it or none */
-	snprintf(tmp, sizeof(tmp), "%s/%s.dev.tmp", xt_img_dir, fs->fstype);
-	snprintf(img, sizeof(img), "%s/%s.dev", xt_img_dir, fs->fstype);
+	snprintf(tmp, sizeof(tmp), "%s/%s.dev.tmp", xt_img_dir, name);
+	snprintf(img, sizeof(img), "%s/%s.dev", xt_img_dir, name);
 	f = fopen(tmp, "we");
 	ret = f ? 0 : -1;
 	if (f && fprintf(f, "%s\n", dev) < 0)
@@ -336,31 +323,53 @@ static inline const char *xt_dev(const struct xt_fs *fs)
 	if (!ret && rename(tmp, img))
 		ret = -1;
 	if (ret) {
-		ret = errno;
+		ret = -errno;
 		loop_fd = open(dev, O_RDWR | O_CLOEXEC);
 		if (loop_fd >= 0) {
 			ioctl(loop_fd, LOOP_CLR_FD, 0);
 			close(loop_fd);
 		}
-		errno = ret;
+	}
+	goto out;
+fail:
+	ret = -errno;
+out:
+	close(img_fd);
+	return ret;
+}
+
+/*
+ * The block device of the filesystem under test: $<dev_env> when set, or a
+ * loop device on an image made with fs->mkfs (xt_loop_image()). NULL when
+ * neither can be had: errno is ENOPKG when fs->mkfs is not installed,
+ * ENXIO when the kernel has no loop devices.
+ */
+static inline const char *xt_dev(const struct xt_fs *fs)
+{
+	/* this process's device: xt_remount() comes back for it */
+	static char dev[64];
+	const char *env = getenv(fs->dev_env);
+	int ret;
+
+	if (env && *env)
+		return env;
+	ret = xt_loop_image(fs->fstype, fs->mkfs, fs->img_mb, dev, sizeof(dev));
+	if (ret) {
+		errno = -ret;
 		return NULL;
 	}
-	dev_fstype = fs->fstype;
 	return dev;
-fail:
-	ret = errno;
-	close(img_fd);
-	errno = ret;
-	return NULL;
 }
 
 /*
  * Mount the filesystem under test at XT_MNT in a new private mount
  * namespace, over a tmpfs of its own on /tmp (whatever a test makes under
  * /tmp goes with the namespace), and make a fresh directory for this test
- * in it. Returns 0, or a negative errno; -ENOENT means "no device for this
+ * in it. Returns 0, or a negative errno; -ENOPKG means "no device for this
  * filesystem, and no mkfs to make one", -ENXIO "no loop devices to make
- * one" and -ENODEV "the kernel does not know this filesystem".
+ * one" and -ENODEV "the kernel does not know this filesystem". Any other
+ * errno, a device that a variable names but that does not exist (ENOENT)
+ * included, is an error.
  */
 static inline int xt_setup_fs(const struct xt_fs *fs, char *dir, size_t len)
 {
@@ -419,7 +428,7 @@ static inline bool xt_kernel_has_fs(const char *fstype)
 									\
 	XT_NEED_ROOT();							\
 	__ret = xt_setup_fs(fs, dir, sizeof(dir));			\
-	if (__ret == -ENOENT)						\
+	if (__ret == -ENOPKG)						\
 		SKIP(return, "no %s device: set %s, or install %.*s",	\
 		     (fs)->fstype, (fs)->dev_env,			\
 		     (int)strcspn((fs)->mkfs, " "), (fs)->mkfs);	\
@@ -693,6 +702,15 @@ static inline int xt_become_with_cap(uid_t uid, gid_t gid, int cap)
 }
 
 /*
+ * The switches of the two series. They go from 0 to 1 once per boot and
+ * never back: the tests do not change them (but xattr_switch_test, which a
+ * run takes last), they check the behaviour of the setting this boot has.
+ * A kernel without a switch behaves as with it at 0.
+ */
+#define XT_SW_USER	"/proc/sys/fs/xattr_user_special"
+#define XT_SW_TRUSTED	"/proc/sys/fs/xattr_trusted_userns"
+
+/*
  * A sysctl's value: the number, or -1 when the file does not exist (a
  * kernel without it).
  */
@@ -715,6 +733,12 @@ static inline int xt_sysctl_set(const char *path, int value)
 
 	snprintf(buf, sizeof(buf), "%d\n", value);
 	return xt_write_file(path, buf);
+}
+
+/* A switch as this boot has it: 1, or 0 (also without the switch). */
+static inline int xt_switch(const char *path)
+{
+	return xt_sysctl_get(path) == 1;
 }
 
 /* Enter the user namespace userns_fd and become its uid:gid there. */
@@ -889,6 +913,33 @@ static inline long xt_uring_xattr(int op, int fd, const char *path,
 } while (0)
 
 /*
+ * XT_EQ(expected, seen): ASSERT_EQ(), which prints both values, and the
+ * errno when they differ.
+ */
+#define XT_EQ(expected, seen) do {					\
+	ASSERT_EQ(expected, seen) {					\
+		TH_LOG("errno %d: %s", errno, strerror(errno));	\
+	}								\
+} while (0)
+
+/* XT_STREQ(expected, seen): the strings, printed when they differ */
+#define XT_STREQ(expected, seen) ASSERT_STREQ(expected, seen)
+
+/*
+ * XT_MEMEQ(expected, buf, len): the @len bytes at @buf are the first @len
+ * of the string @expected; both printed when not.
+ */
+#define XT_MEMEQ(expected, buf, len) do {				\
+	size_t __xt_len = (len);					\
+	ASSERT_TRUE(strlen(expected) >= __xt_len &&			\
+		    !memcmp(expected, buf, __xt_len)) {			\
+		TH_LOG("expected \"%.*s\", seen \"%.*s\"",		\
+		       (int)__xt_len, (char *)(expected), (int)__xt_len, \
+		       (char *)(buf));					\
+	}								\
+} while (0)
+
+/*
  * The one status a child exits with on purpose other than its
  * _metadata->exit_code: the test cannot run here (an overlayfs its
  * namespace may not mount); it logs why, and the parent SKIPs the test.
@@ -906,10 +957,19 @@ static inline bool xt_ovl_unsupported(int err)
 	return err == EINVAL || err == EPERM || err == EOPNOTSUPP;
 }
 
-/* An xattr call that must fail with exactly err. */
+/* An xattr call that must fail with exactly err; what it did, if not. */
 #define XT_CHECK_ERR(call, err) do {					\
+	long long __xt_ret;						\
+	int __xt_errno;							\
+									\
 	errno = 0;							\
-	XT_CHECK((call) == -1 && errno == (err));			\
+	__xt_ret = (call);						\
+	__xt_errno = errno;						\
+	ASSERT_TRUE(__xt_ret == -1 && __xt_errno == (err)) {		\
+		TH_LOG("%s returned %lld, errno %d (%s); expected errno %d (%s)", \
+		       #call, __xt_ret, __xt_errno, strerror(__xt_errno), \
+		       (err), strerror(err));				\
+	}								\
 } while (0)
 
 /*
