@@ -21,6 +21,7 @@
  * SKIP, saying so, at 0, where the refusals are checked.
  */
 #include "xattr_util.h"
+#include <time.h>
 #include "../../kselftest_harness.h"
 
 FIXTURE(trusted) {
@@ -1563,6 +1564,159 @@ TEST_F(trusted, userns_overlayfs_upper)
 	ASSERT_TRUE(has_value(file, "trusted.<1000><5>c", "c"));
 	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.host", "trusted.<1000>ov",
 						  "trusted.<1000><5>c")));
+}
+
+/*
+ * The capability over the inode is checked under the inode lock, when the
+ * name is changed, as for every other xattr: a namespace root that owned
+ * the file when its call began, but not when the call takes the lock, is
+ * refused (EPERM). The order is made, not hoped for: a writer W holds the
+ * file's inode lock for a long time (it writes from a mapping of an
+ * uncached file, and each page it copies is read from disk while it holds
+ * the lock); root's chown to an owner the namespace does not map queues
+ * for the lock first, then the namespace's setxattr, which finds the file
+ * still its own when it begins. Waiters that sleep take the lock in the
+ * order they came, so the chown is done before the setxattr gets it. A run
+ * whose writer let go of the lock too early proves nothing and is taken
+ * again with a longer write.
+ */
+#define RACE_SRC "/tmp/xattr_race_src"
+
+struct race_times {
+	double w_end, a_start, a_end, b_start, b_end;
+	int b_err;
+};
+
+static double race_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void race_sleep_ms(int ms)
+{
+	usleep(ms * 1000);
+}
+
+/* a file of @mb MiB on an ext4 image of its own, mounted again: uncached */
+static int race_source(struct __test_metadata *_metadata, unsigned int mb)
+{
+	char dev[64], path[PATH_MAX];
+	static char chunk[1 << 20];
+	int ret, fd;
+	unsigned int i;
+
+	/* room for the largest source the test tries, 128 MiB */
+	ret = xt_loop_image("race-src", "mkfs.ext4 -q -F", 300, dev,
+			    sizeof(dev));
+	if (ret)
+		return ret;
+	if (mkdir(RACE_SRC, 0755) && errno != EEXIST)
+		return -errno;
+	umount2(RACE_SRC, MNT_DETACH);
+	if (mount(dev, RACE_SRC, "ext4", 0, NULL))
+		return -errno;
+	snprintf(path, sizeof(path), RACE_SRC "/src");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	memset(chunk, 'r', sizeof(chunk));
+	for (i = 0; i < mb; i++)
+		if (write(fd, chunk, sizeof(chunk)) != sizeof(chunk)) {
+			close(fd);
+			return -EIO;
+		}
+	if (fsync(fd) || close(fd))
+		return -errno;
+	/* a new mount reads every page from the device again */
+	if (umount2(RACE_SRC, 0) || mount(dev, RACE_SRC, "ext4", 0, NULL))
+		return -errno;
+	return 0;
+}
+
+TEST_F_TIMEOUT(trusted, userns_chown_race, 300)
+{
+	static const char * const l1[] = { NS_L1 };
+	struct race_times *t;
+	const char *f = self->file;
+	unsigned int mb = 16;
+	bool proved = false;
+	int attempt;
+
+	NEED_SWITCH();
+	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, t);
+	for (attempt = 0; attempt < 4 && !proved; attempt++, mb *= 2) {
+		pid_t w, a, b;
+		int ret;
+
+		ret = race_source(_metadata, mb);
+		if (ret == -ENOPKG || ret == -ENXIO)
+			SKIP(return, "no ext4 image for the slow writer: %s",
+			     strerror(-ret));
+		ASSERT_EQ(0, ret);
+		ASSERT_EQ(0, chown(f, XT_OWNER, XT_OWNER));
+		memset(t, 0, sizeof(*t));
+		w = fork();
+		ASSERT_LE(0, w);
+		if (w == 0) {
+			size_t len = (size_t)mb << 20;
+			int src = open(RACE_SRC "/src", O_RDONLY | O_CLOEXEC);
+			int dst = open(f, O_WRONLY | O_CLOEXEC);
+			void *map;
+
+			XT_CHECK(src >= 0 && dst >= 0);
+			map = mmap(NULL, len, PROT_READ, MAP_SHARED, src, 0);
+			XT_CHECK(map != MAP_FAILED);
+			/* one page a fault, where the kernel has madvise() */
+			madvise(map, len, MADV_RANDOM);
+			XT_EQ((ssize_t)len, write(dst, map, len));
+			t->w_end = race_now();
+			_exit(_metadata->exit_code);
+		}
+		race_sleep_ms(100);
+		a = fork();
+		ASSERT_LE(0, a);
+		if (a == 0) {
+			t->a_start = race_now();
+			XT_EQ(0, chown(f, XT_OTHER, XT_OTHER));
+			t->a_end = race_now();
+			_exit(_metadata->exit_code);
+		}
+		race_sleep_ms(100);
+		b = fork_in_chain(_metadata, l1, 1);
+		ASSERT_LE(0, b);
+		if (b == 0) {
+			t->b_start = race_now();
+			t->b_err = setxattr(f, "trusted.race", "r", 1, 0) ? errno : 0;
+			t->b_end = race_now();
+			_exit(_metadata->exit_code);
+		}
+		ASSERT_EQ(0, xt_wait(w));
+		ASSERT_EQ(0, xt_wait(a));
+		ASSERT_EQ(0, xt_wait(b));
+		umount2(RACE_SRC, 0);
+		/* the writer held the lock until both had queued for it */
+		proved = t->a_start < t->b_start && t->w_end > t->b_start &&
+			 t->a_end <= t->b_end;
+		TH_LOG("%u MiB: writer done %+.3f s after the setxattr began, "
+		       "chown %.3f-%.3f, setxattr %.3f-%.3f: errno %d%s",
+		       mb, t->w_end - t->b_start, t->a_start, t->a_end,
+		       t->b_start, t->b_end, t->b_err,
+		       proved ? "" : " (the lock was let go too early)");
+		if (proved) {
+			ASSERT_EQ(EPERM, t->b_err);
+			errno = 0;
+			ASSERT_EQ(-1, getxattr(f, "trusted.<1000>race", NULL, 0));
+			ASSERT_EQ(ENODATA, errno);
+		} else if (!t->b_err) {
+			ASSERT_EQ(0, removexattr(f, "trusted.<1000>race"));
+		}
+	}
+	ASSERT_TRUE(proved);
 }
 
 /*
