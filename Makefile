@@ -35,7 +35,7 @@ help:
 	@echo "  the mutations (CI=true adds both)"
 
 # CI (CI=true) and XATTRNS_CHECK_DEBUG=1 add the debug kernel to make check
-CHECK_KERNELS := stock patched $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_DEBUG)),debug)
+CHECK_KERNELS := stock patched patched-off $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_DEBUG)),debug debug-off)
 # ... and the mutations of make mutate, each of which must fail its tests
 CHECK_MUTATE := $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_MUTATE)),1,0)
 check:
@@ -47,7 +47,7 @@ check-harness:
 # the fuzzer's steps and time bound of each target: scripts/host/lib.sh
 # (fuzz_steps_default, fuzz_seconds_default)
 check-debug:
-	@$(S)/check.sh --target check-debug debug
+	@$(S)/check.sh --target check-debug debug debug-off
 
 fuzz-debug:
 	@$(S)/check.sh --target fuzz-debug debug

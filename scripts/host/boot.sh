@@ -20,8 +20,10 @@
 # Runs in parallel with another boot.sh: installs nothing (check_deps).
 . "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: boot.sh stock|patched|debug check|compare|bench|shell|vm|probe}
+guest=${1:?usage: boot.sh stock|patched|patched-off|debug|debug-off check|compare|bench|shell|vm|probe}
 mode=${2:-check}
+# The guest's kernel and switches (guest_kernel, guest_switches in lib.sh)
+kernel=$(guest_kernel "$guest")
 kimage=${XATTRNS_KIMAGE:-$(kimage_of "$kernel")}
 initrd=${XATTRNS_INITRD:-$OUT/initramfs.cpio.gz}
 [ -f "$kimage" ] || die "no $kernel kernel at $kimage (make kernel)"
@@ -40,7 +42,7 @@ if [ -z "$accel" ]; then
 		echo tcg >"$OUT/accel"
 		if [ -w /dev/kvm ] && [ "$mode" != probe ]; then
 			log "probing KVM (a few seconds)"
-			if XATTRNS_ACCEL=kvm XATTRNS_TIMEOUT=8 "$0" "$kernel" probe >/dev/null 2>&1; then
+			if XATTRNS_ACCEL=kvm XATTRNS_TIMEOUT=8 "$0" "$guest" probe >/dev/null 2>&1; then
 				echo kvm >"$OUT/accel"
 			fi
 			log "accelerator: $(cat "$OUT/accel")"
@@ -54,7 +56,7 @@ tcg) cpu=max ;;
 *) die "XATTRNS_ACCEL must be tcg or kvm, not '$accel'" ;;
 esac
 
-run=$(mktemp -d "$OUT/run-$kernel.XXXXXX")
+run=$(mktemp -d "$OUT/run-$guest.XXXXXX")
 trap 'rm -rf "$run"' EXIT
 disks=()
 # (standalone: the selftests make their own images, make check-series)
@@ -105,18 +107,20 @@ case $accel:${XATTRNS_QEMU_EXTRA:-} in
 tcg:*-icount*) ;;
 tcg:*) [ -z "$tsc_khz" ] || cmdline="$cmdline tsc_early_khz=$tsc_khz" ;;
 esac
+# the switches this guest boots with, set once (sysctl.<name>=1)
+cmdline="$cmdline $(guest_switches "$guest")"
 cmdline="$cmdline ${XATTRNS_CMDLINE_EXTRA:-}"
 
 if [ "$mode" = shell ]; then
-	log "booting the $kernel kernel ($accel); leave with: reboot -f (or Ctrl-a x)"
+	log "booting the $guest kernel ($accel); leave with: reboot -f (or Ctrl-a x)"
 	exec "${qemu[@]}" -serial mon:stdio -append "$cmdline"
 fi
 
-log=$OUT/console-$kernel${XATTRNS_LOG_SUFFIX:-}.log
+log=$OUT/console-$guest${XATTRNS_LOG_SUFFIX:-}.log
 [ "$mode" = probe ] && log=$run/console.log
 tmo=$(guest_timeout "$kernel" "$fuzz_bound")
 start=$(now)
-[ "$mode" != probe ] && [ "$mode" != vm ] && log "$kernel: booting ($accel, $cpus vCPU(s), timeout ${tmo}s; console: $log)"
+[ "$mode" != probe ] && [ "$mode" != vm ] && log "$guest: booting ($accel, $cpus vCPU(s), timeout ${tmo}s; console: $log)"
 set +e
 timeout --foreground -k 5 "$tmo" "${qemu[@]}" -serial stdio -append "$cmdline" </dev/null |
 	tee "$log" | {
@@ -127,20 +131,20 @@ timeout --foreground -k 5 "$tmo" "${qemu[@]}" -serial stdio -append "$cmdline" <
 		exec cat >/dev/null
 	# progress: one line per test result, failures marked
 	sed -u -n -e 's/\r$//' \
-		-e "s/^# \(not ok [0-9]* .*\)$/    [$kernel] \1  <-- FAILED/p" \
-		-e "s/^# \(ok [0-9]* .*\)$/    [$kernel] \1/p" \
-		-e "s/^\(not ok [0-9]* .*\)$/  [$kernel] \1  <-- FAILED/p" \
-		-e "s/^\(ok [0-9]* selftests: .*\)$/  [$kernel] \1/p" \
-		-e "s/^XATTRNS-GUEST \(.*\)$/  [$kernel] guest: \1/p" \
-		-e "s/^DESIGN|[^|]*|\(.*\)$/  [$kernel] comparison: \1/p" \
-		-e "s/^BENCH|\([^|]*\)|\([^|]*\)|\([^|]*\)|\([^|]*\)|.*$/  [$kernel${XATTRNS_TAG:-}] \1, \2, \3: \4/p" >&2
+		-e "s/^# \(not ok [0-9]* .*\)$/    [$guest] \1  <-- FAILED/p" \
+		-e "s/^# \(ok [0-9]* .*\)$/    [$guest] \1/p" \
+		-e "s/^\(not ok [0-9]* .*\)$/  [$guest] \1  <-- FAILED/p" \
+		-e "s/^\(ok [0-9]* selftests: .*\)$/  [$guest] \1/p" \
+		-e "s/^XATTRNS-GUEST \(.*\)$/  [$guest] guest: \1/p" \
+		-e "s/^DESIGN|[^|]*|\(.*\)$/  [$guest] comparison: \1/p" \
+		-e "s/^BENCH|\([^|]*\)|\([^|]*\)|\([^|]*\)|\([^|]*\)|.*$/  [$guest${XATTRNS_TAG:-}] \1, \2, \3: \4/p" >&2
 }
 rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	echo "XATTRNS-TIMEOUT after ${tmo}s" >>"$log"
 	if [ "$mode" != probe ]; then
-		echo "$kernel: guest timed out after ${tmo}s; last 50 console lines:" >&2
+		echo "$guest: guest timed out after ${tmo}s; last 50 console lines:" >&2
 		tail -n 50 "$log" | sed 's/^/    | /' >&2
 	fi
 fi
@@ -148,19 +152,19 @@ if [ "$mode" = probe ]; then
 	grep -q XATTRNS-PROBE-OK "$log"
 	exit
 fi
-[ "$mode" = vm ] || phase_end "$kernel guest run" "$start"
+[ "$mode" = vm ] || phase_end "$guest guest run" "$start"
 case $mode in
 vm)
 	# the command's status; a kernel splat fails a command that passed
 	status=$(sed -n 's/\r$//; s/^XATTRNS-VM-END rc=\([0-9]*\)$/\1/p' "$log")
 	# (in the kernel's log only: the command's own output may say WARNING)
 	splat=$(sed -n '/XATTRNS-DMESG-BEGIN/,/XATTRNS-DMESG-END/{/XATTRNS-DMESG-/d;p;}' "$log" |
-		awk -v name="$kernel" -v ktap=0 -v guest=0 -f "$REPO/scripts/report/ktap.awk" |
+		awk -v name="$guest" -v ktap=0 -v guest=0 -f "$REPO/scripts/report/ktap.awk" |
 		grep ': KERNEL: ' || true)
-	[ -n "$status" ] || die "$kernel: the guest did not finish the command (console: $log)"
+	[ -n "$status" ] || die "$guest: the guest did not finish the command (console: $log)"
 	if [ -n "$splat" ]; then
 		echo "$splat" >&2
-		echo "$kernel: the kernel logged a warning or BUG (console: $log)" >&2
+		echo "$guest: the kernel logged a warning or BUG (console: $log)" >&2
 		[ "$status" != 0 ] || status=1
 	fi
 	exit "$status"
@@ -169,14 +173,14 @@ bench | compare)
 	# no KTAP: the guest's end marker, its tool's status (the marker
 	# XATTRNS-BENCH-END / -COMPARE-END rc=0), no kernel splat
 	marker=$(echo "$mode" | tr '[:lower:]' '[:upper:]')
-	if ! summary=$(awk -v name="$kernel" -v ktap=0 -v marker="$marker" \
+	if ! summary=$(awk -v name="$guest" -v ktap=0 -v marker="$marker" \
 		-f "$REPO/scripts/report/ktap.awk" "$log"); then
 		echo "$summary" | grep -v ' passed, ' >&2 || true
-		die "$kernel: the $mode run failed (console: $log)"
+		die "$guest: the $mode run failed (console: $log)"
 	fi
 	exit 0
 	;;
 esac
 # make check pins the skips (XATTRNS_SKIPS); other targets count them
-awk -v name="$kernel" -v skips="${XATTRNS_SKIPS:-}" -v partial="${XATTRNS_SKIPS_PARTIAL:-0}" \
+awk -v name="$guest" -v skips="${XATTRNS_SKIPS:-}" -v partial="${XATTRNS_SKIPS_PARTIAL:-0}" \
 	-f "$REPO/scripts/report/ktap.awk" "$log"

@@ -60,6 +60,7 @@ sparse:sparse /usr/lib/python3/dist-packages/ply:python3-ply
 /usr/lib/python3/dist-packages/git:python3-git
 qemu-system-x86_64:qemu-system-x86 mkfs.ext4:e2fsprogs mkfs.xfs:xfsprogs
 mkfs.btrfs:btrfs-progs mkfs.jfs:jfsutils mkfs.f2fs:f2fs-tools timeout:coreutils
+mkfs.gfs2:gfs2-utils mkfs.ocfs2:ocfs2-tools mkfs.erofs:erofs-utils
 /bin/busybox:busybox-static /usr/bin/setfattr:attr /usr/bin/getfattr:attr
 /usr/bin/unshare:util-linux /usr/bin/nsenter:util-linux /usr/bin/strace:strace
 /usr/lib/qemu/virtiofsd:qemu-system-common
@@ -157,6 +158,7 @@ bdir_of() {
 # The config fragments of a kernel, merged in this order on tinyconfig.
 frags_of() {
 	echo "$REPO/scripts/config/kernel.config"
+	[ "$1" = stock ] || echo "$REPO/scripts/config/kernel-patched.config"
 	[ "$1" != debug ] || echo "$REPO/scripts/config/kernel-debug.config"
 	[ "$1" = debug ] || [ "${XATTRNS_HOSTROOT:-}" != 1 ] ||
 		echo "$REPO/scripts/config/kernel-hostroot.config"
@@ -220,15 +222,15 @@ series_patches() {
 SELFTESTS=$REPO/selftests/filesystems/xattr
 selftest_files() { # SERIES
 	case $1 in
-	A) echo ".gitignore Makefile config xattr_util.h user_special_test.c" ;;
-	B) echo ".gitignore Makefile trusted_userns_test.c trusted_boundary_test.c xattr_fuzz_test.c" ;;
+	A) echo ".gitignore Makefile config settings xattr_util.h user_special_test.c" ;;
+	B) echo ".gitignore Makefile trusted_userns_test.c trusted_boundary_test.c trusted_listfilter_test.c xattr_fuzz_test.c xattr_switch_test.c" ;;
 	*) die "no series $1" ;;
 	esac
 }
 selftest_file() { # SERIES FILE: the file as the series has it
 	case $1:$2 in
 	A:Makefile | A:.gitignore)
-		grep -v -E 'trusted_userns_test|trusted_boundary_test|xattr_fuzz_test' "$SELFTESTS/$2" ;;
+		grep -v -E 'trusted_userns_test|trusted_boundary_test|trusted_listfilter_test|xattr_fuzz_test|xattr_switch_test|sets the switches' "$SELFTESTS/$2" ;;
 	*) cat "$SELFTESTS/$2" ;;
 	esac
 }
@@ -420,6 +422,19 @@ extra_guests() {
 }
 
 kimage_of() { echo "$(bdir_of "$1")/arch/x86/boot/bzImage"; }
+# A guest is a kernel and the setting of its switches, which a boot sets once
+# (they go from 0 to 1 and never back): "patched" and "debug" boot with both
+# at 1, "patched-off" and "debug-off" with both at 0 (their last kselftest,
+# xattr_switch_test, takes them to 1 under load), "stock" has none.
+guest_kernel() { echo "${1%-off}"; }
+guest_switches() {
+	case $1 in
+	stock | *-off) ;;
+	*) echo "sysctl.fs.xattr_user_special=1 sysctl.fs.xattr_trusted_userns=1" ;;
+	esac
+	# the comparison needs the switches it turns on: not where they start off
+	case $1 in *-off) echo "xattrns.compare=0" ;; esac
+}
 
 # boot_hostroot KERNEL LOG TIMEOUT INIT APPEND [QEMU ARGS...]: boot KERNEL
 # under TCG with this machine's / as its root, read-only over 9p, and INIT

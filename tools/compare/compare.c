@@ -6,7 +6,9 @@
  * Per design: a fresh tree under base/<id> (one node of each type, owned by
  * the daemon's host uid, a regular file the host's root gave its own
  * trusted.host.secret, and devnull, a character device 1:3 of root's, mode
- * 0666), the design's switch on, its daemon started; the guest relabels
+ * 0666), the design's switch on (for good: a switch goes from 0 to 1 once
+ * per boot, so the patched guest boots with both on), its daemon started;
+ * the guest relabels
  * every node through the daemon, reads each label back, lists it and
  * removes one; then the attacks run against the same tree, each judged by
  * what it changed (the label as the guest reads it, the host's secret), not
@@ -66,7 +68,6 @@ const struct cmp_node cmp_nodes[CMP_NR_NODES] = {
 #define HARNESS_ERROR	255
 
 static const struct cmp_backend *cur_be;	/* for the fatal path */
-static const char *switch_on;			/* a switch to turn back off */
 static int measurement_errors;			/* ERROR cells */
 
 const struct cmp_node *cmp_node(const char *name)
@@ -94,13 +95,6 @@ const char *cmp_errname(int err)
 	}
 }
 
-void cmp_switch_off(void)
-{
-	if (switch_on)
-		ns_write_str(switch_on, "0\n");
-	switch_on = NULL;
-}
-
 void cmp_fatal(const char *fmt, ...)
 {
 	va_list ap;
@@ -113,7 +107,6 @@ void cmp_fatal(const char *fmt, ...)
 	fprintf(stderr, "\n");
 	if (cur_be && cur_be->abort)
 		cur_be->abort();
-	cmp_switch_off();
 	exit(1);
 }
 
@@ -529,11 +522,8 @@ static void run_design(struct cmp_run *r, const char *base)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	snprintf(r->dir, sizeof(r->dir), "%s/%s", base, d->id);
 	make_tree(r);
-	if (d->sysctl) {
-		if (ns_write_str(d->sysctl, "1\n"))
-			cmp_fatal("cannot turn on %s", d->sysctl);
-		switch_on = d->sysctl;
-	}
+	if (d->sysctl && ns_write_str(d->sysctl, "1\n"))
+		cmp_fatal("cannot turn on %s", d->sysctl);
 
 	cell(r, "rules", "`%s`", d->rules);
 	cell(r, "daemon", "%s", d->userns ?
@@ -554,7 +544,6 @@ static void run_design(struct cmp_run *r, const char *base)
 	host_names(r, names, sizeof(names));
 	cell(r, "host sees on file after the attacks", "`%s`", *names ? names : "(nothing)");
 	r->be->stop(r);
-	cmp_switch_off();
 
 	printf("%sTIME|%s|%ld\n", r->be->tag, d->id, ms_since(&t0));
 	fprintf(stderr, "%s: design %s: %ld ms\n", r->be->tool, d->id, ms_since(&t0));

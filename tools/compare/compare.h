@@ -105,7 +105,6 @@ int cmp_compare(const struct cmp_backend *be, const char *base, void *priv);
 const char *cmp_errname(int err);
 
 /* Turn off a switch cmp_compare() turned on (the fatal paths). */
-void cmp_switch_off(void);
 
 /* "tool: message", the daemon stopped, the switch off, exit 1. */
 void cmp_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

@@ -112,7 +112,6 @@ static void die(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n");
 	kill_running();
-	cmp_switch_off();
 	exit(1);
 }
 

@@ -246,6 +246,46 @@ static void __attribute__((constructor)) xt_images_init(void)
 }
 
 /*
+ * Attach the image at @img to a free loop device, whose name goes to @dev;
+ * it detaches itself at its last close (a test's mount of it).
+ * 0, or a negative errno (-ENXIO: the kernel has no loop devices).
+ */
+static inline int xt_loop_attach(const char *img, char *dev, size_t len,
+				 bool ro)
+{
+	struct loop_info64 info = { .lo_flags = LO_FLAGS_AUTOCLEAR };
+	int ctl, nr, img_fd, loop_fd, ret = -EBUSY, tries;
+
+	if (access("/dev/loop-control", F_OK))
+		return -ENXIO;
+	img_fd = open(img, (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (img_fd < 0)
+		return -errno;
+	for (tries = 0; tries < 16 && ret == -EBUSY; tries++) {
+		ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+		nr = ctl < 0 ? -1 : ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (ctl >= 0)
+			close(ctl);
+		if (nr < 0) {
+			ret = -errno;
+			break;
+		}
+		snprintf(dev, len, "/dev/loop%d", nr);
+		loop_fd = open(dev, (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+		if (loop_fd < 0) {
+			ret = -errno;
+			break;
+		}
+		ret = ioctl(loop_fd, LOOP_SET_FD, img_fd) ? -errno : 0;
+		if (!ret && ioctl(loop_fd, LOOP_SET_STATUS64, &info))
+			ret = -errno;
+		close(loop_fd);
+	}
+	close(img_fd);
+	return ret;
+}
+
+/*
  * A loop device, in @dev, on an image of @mb MiB made with @mkfs in this
  * run's image directory (see above) under @name, made by the first test
  * that asks for it; later tests of the run (in other processes) get the
