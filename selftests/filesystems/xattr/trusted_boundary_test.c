@@ -126,7 +126,7 @@ static int in_userns(struct __test_metadata *_metadata, uid_t uid, ns_fn fn,
 	if (pid == 0) {
 		const char *maps[1] = { map };
 
-		XT_CHECK(xt_enter_chain(maps, 1) == 0);
+		XT_EQ(0, xt_enter_chain(maps, 1));
 		fn(_metadata, arg);
 		_exit(_metadata->exit_code);
 	}
@@ -296,13 +296,13 @@ static pid_t ns_mounter(struct __test_metadata *_metadata, ns_fn fn,
 		snprintf(map, sizeof(map), "0 %u 1", XT_OWNER);
 		close(ready[0]);
 		close(wait_fd[1]);
-		XT_CHECK(xt_enter_chain(maps, 1) == 0);
-		XT_CHECK(unshare(CLONE_NEWNS) == 0);
-		XT_CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+		XT_EQ(0, xt_enter_chain(maps, 1));
+		XT_EQ(0, unshare(CLONE_NEWNS));
+		XT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
 		fn(_metadata, arg);
 		/* ready (or failed): the parent looks, then lets us go */
 		c = 0;
-		XT_CHECK(write(ready[1], &c, 1) == 1);
+		XT_EQ(1, write(ready[1], &c, 1));
 		XT_CHECK(read(wait_fd[0], &c, 1) >= 0);
 		_exit(_metadata->exit_code);
 	}
@@ -605,7 +605,7 @@ static void ns_delegate(struct __test_metadata *_metadata, const char *cg)
 	char name[32];
 	int i;
 
-	XT_CHECK(lsetxattr(cg, "trusted.delegate", "1", 1, 0) == 0);
+	XT_EQ(0, lsetxattr(cg, "trusted.delegate", "1", 1, 0));
 	XT_CHECK(value_is(cg, "trusted.delegate", "1"));
 	/*
 	 * kernfs counts a namespace's names like user.* ones, at most 128 a
@@ -613,11 +613,11 @@ static void ns_delegate(struct __test_metadata *_metadata, const char *cg)
 	 */
 	for (i = 1; i < 128; i++) {
 		snprintf(name, sizeof(name), "trusted.n%d", i);
-		XT_CHECK(lsetxattr(cg, name, "v", 1, 0) == 0);
+		XT_EQ(0, lsetxattr(cg, name, "v", 1, 0));
 	}
 	XT_CHECK_ERR(lsetxattr(cg, "trusted.one_more", "v", 1, 0), ENOSPC);
-	XT_CHECK(lremovexattr(cg, "trusted.n1") == 0);
-	XT_CHECK(lsetxattr(cg, "trusted.one_more", "v", 1, 0) == 0);
+	XT_EQ(0, lremovexattr(cg, "trusted.n1"));
+	XT_EQ(0, lsetxattr(cg, "trusted.one_more", "v", 1, 0));
 }
 
 #define KERNFS_NEED_SWITCH() do {					\
@@ -655,27 +655,25 @@ TEST_F(kernfs, root_chain_names_unlimited)
 {
 	static char value[1024];
 	char cg[PATH_MAX], name[64], tag[8];
-	int on, i;
+	int i;
 
 	KERNFS_CGROUP2();
 	memset(value, 'r', sizeof(value));
-	for (on = self->sw; on == self->sw; on++) {
-		snprintf(tag, sizeof(tag), "root%d", on);
-		kernfs_cgroup(_metadata, &self->cgs, tag, 0, cg, sizeof(cg));
-		for (i = 0; i <= KERNFS_MAX_NAMES; i++) {
-			snprintf(name, sizeof(name), "trusted.<1000>n%03d", i);
-			ASSERT_EQ(0, lsetxattr(cg, name, value, sizeof(value), XATTR_CREATE))
-				TH_LOG("switch %d: %s: %s", on, name, strerror(errno));
-		}
-		ASSERT_EQ(KERNFS_MAX_NAMES + 1, count_names(_metadata, cg, "trusted.<1000>n"));
-		for (i = 0; i <= KERNFS_MAX_NAMES; i++) {
-			snprintf(name, sizeof(name), "trusted.<1000>n%03d", i);
-			ASSERT_EQ((ssize_t)sizeof(value), lgetxattr(cg, name, NULL, 0));
-		}
-		/* and one more after a replace */
-		ASSERT_EQ(0, lsetxattr(cg, "trusted.<1000>n000", "w", 1, XATTR_REPLACE));
-		ASSERT_EQ(0, lsetxattr(cg, "trusted.<1000>more", "m", 1, XATTR_CREATE));
+	snprintf(tag, sizeof(tag), "root%d", self->sw);
+	kernfs_cgroup(_metadata, &self->cgs, tag, 0, cg, sizeof(cg));
+	for (i = 0; i <= KERNFS_MAX_NAMES; i++) {
+		snprintf(name, sizeof(name), "trusted.<1000>n%03d", i);
+		ASSERT_EQ(0, lsetxattr(cg, name, value, sizeof(value), XATTR_CREATE))
+			TH_LOG("switch %d: %s: %s", self->sw, name, strerror(errno));
 	}
+	ASSERT_EQ(KERNFS_MAX_NAMES + 1, count_names(_metadata, cg, "trusted.<1000>n"));
+	for (i = 0; i <= KERNFS_MAX_NAMES; i++) {
+		snprintf(name, sizeof(name), "trusted.<1000>n%03d", i);
+		ASSERT_EQ((ssize_t)sizeof(value), lgetxattr(cg, name, NULL, 0));
+	}
+	/* and one more after a replace */
+	ASSERT_EQ(0, lsetxattr(cg, "trusted.<1000>n000", "w", 1, XATTR_REPLACE));
+	ASSERT_EQ(0, lsetxattr(cg, "trusted.<1000>more", "m", 1, XATTR_CREATE));
 }
 
 /*
@@ -691,37 +689,37 @@ static void ns_kernfs_count(struct __test_metadata *_metadata, const char *cg)
 
 	for (i = 0; i < KERNFS_MAX_NAMES; i++) {
 		snprintf(name, sizeof(name), "trusted.n%03d", i);
-		XT_CHECK(lsetxattr(cg, name, "v", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, lsetxattr(cg, name, "v", 1, XATTR_CREATE));
 	}
 	XT_CHECK_ERR(lsetxattr(cg, "trusted.n128", "v", 1, XATTR_CREATE), ENOSPC);
 	XT_CHECK_ERR(lsetxattr(cg, "trusted.n128", "v", 1, 0), ENOSPC);
 	XT_CHECK_ERR(lgetxattr(cg, "trusted.n128", NULL, 0), ENODATA);
 	XT_CHECK_ERR(lsetxattr(cg, "trusted.<5>child", "v", 1, 0), ENOSPC);
-	XT_CHECK(count_names(_metadata, cg, "trusted.") == KERNFS_MAX_NAMES);
+	XT_EQ(KERNFS_MAX_NAMES, count_names(_metadata, cg, "trusted."));
 	for (i = 0; i < KERNFS_MAX_NAMES; i++) {
 		snprintf(name, sizeof(name), "user.u%03d", i);
-		XT_CHECK(lsetxattr(cg, name, "v", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, lsetxattr(cg, name, "v", 1, XATTR_CREATE));
 	}
 	XT_CHECK_ERR(lsetxattr(cg, "user.u128", "v", 1, XATTR_CREATE), ENOSPC);
-	XT_CHECK(count_names(_metadata, cg, "user.") == KERNFS_MAX_NAMES);
+	XT_EQ(KERNFS_MAX_NAMES, count_names(_metadata, cg, "user."));
 	/* a replace with both counts at the limit: the same for both */
 	errno = 0;
 	terr = lsetxattr(cg, "trusted.n000", "w", 1, XATTR_REPLACE) ? errno : 0;
 	errno = 0;
 	uerr = lsetxattr(cg, "user.u000", "w", 1, XATTR_REPLACE) ? errno : 0;
-	XT_CHECK(terr == uerr);
+	XT_EQ(uerr, terr);
 	if (terr != uerr)
 		TH_LOG("replace at the limit: trusted.* errno %d, user.* errno %d",
 		       terr, uerr);
 	/* room for one again */
-	XT_CHECK(lremovexattr(cg, "trusted.n000") == 0);
-	XT_CHECK(lsetxattr(cg, "trusted.n128", "v", 1, XATTR_CREATE) == 0);
+	XT_EQ(0, lremovexattr(cg, "trusted.n000"));
+	XT_EQ(0, lsetxattr(cg, "trusted.n128", "v", 1, XATTR_CREATE));
 	XT_CHECK(value_is(cg, "trusted.n128", "v"));
 	XT_CHECK_ERR(lsetxattr(cg, "trusted.n000", "v", 1, XATTR_CREATE), ENOSPC);
-	XT_CHECK(lremovexattr(cg, "trusted.n001") == 0);
-	XT_CHECK(lsetxattr(cg, "trusted.<5>child", "c", 1, XATTR_CREATE) == 0);
+	XT_EQ(0, lremovexattr(cg, "trusted.n001"));
+	XT_EQ(0, lsetxattr(cg, "trusted.<5>child", "c", 1, XATTR_CREATE));
 	XT_CHECK(value_is(cg, "trusted.<5>child", "c"));
-	XT_CHECK(count_names(_metadata, cg, "trusted.") == KERNFS_MAX_NAMES);
+	XT_EQ(KERNFS_MAX_NAMES, count_names(_metadata, cg, "trusted."));
 }
 
 /*
@@ -734,27 +732,27 @@ static void ns_kernfs_size(struct __test_metadata *_metadata, const char *cg)
 	int terr, uerr;
 
 	memset(big, 'b', sizeof(big));
-	XT_CHECK(lsetxattr(cg, "trusted.big0", big, sizeof(big), XATTR_CREATE) == 0);
-	XT_CHECK(lsetxattr(cg, "trusted.big1", big,
-			   KERNFS_MAX_BYTES - sizeof(big), XATTR_CREATE) == 0);
+	XT_EQ(0, lsetxattr(cg, "trusted.big0", big, sizeof(big), XATTR_CREATE));
+	XT_EQ(0, lsetxattr(cg, "trusted.big1", big,
+			   KERNFS_MAX_BYTES - sizeof(big), XATTR_CREATE));
 	XT_CHECK_ERR(lsetxattr(cg, "trusted.small", "s", 1, XATTR_CREATE), ENOSPC);
 	XT_CHECK_ERR(lgetxattr(cg, "trusted.small", NULL, 0), ENODATA);
-	XT_CHECK(lsetxattr(cg, "user.big0", big, sizeof(big), XATTR_CREATE) == 0);
-	XT_CHECK(lsetxattr(cg, "user.big1", big,
-			   KERNFS_MAX_BYTES - sizeof(big), XATTR_CREATE) == 0);
+	XT_EQ(0, lsetxattr(cg, "user.big0", big, sizeof(big), XATTR_CREATE));
+	XT_EQ(0, lsetxattr(cg, "user.big1", big,
+			   KERNFS_MAX_BYTES - sizeof(big), XATTR_CREATE));
 	XT_CHECK_ERR(lsetxattr(cg, "user.small", "s", 1, XATTR_CREATE), ENOSPC);
 	errno = 0;
 	terr = lsetxattr(cg, "trusted.big1", "x", 1, XATTR_REPLACE) ? errno : 0;
 	errno = 0;
 	uerr = lsetxattr(cg, "user.big1", "x", 1, XATTR_REPLACE) ? errno : 0;
-	XT_CHECK(terr == uerr);
+	XT_EQ(uerr, terr);
 	if (terr != uerr)
 		TH_LOG("replace at the limit: trusted.* errno %d, user.* errno %d",
 		       terr, uerr);
-	XT_CHECK(lremovexattr(cg, "trusted.big1") == 0);
-	XT_CHECK(lsetxattr(cg, "trusted.small", "s", 1, XATTR_CREATE) == 0);
+	XT_EQ(0, lremovexattr(cg, "trusted.big1"));
+	XT_EQ(0, lsetxattr(cg, "trusted.small", "s", 1, XATTR_CREATE));
 	XT_CHECK(value_is(cg, "trusted.small", "s"));
-	XT_CHECK(lgetxattr(cg, "trusted.big0", NULL, 0) == (ssize_t)sizeof(big));
+	XT_EQ((ssize_t)sizeof(big), lgetxattr(cg, "trusted.big0", NULL, 0));
 }
 
 TEST_F(kernfs, ns_names_limited_on_cgroup)
@@ -853,7 +851,7 @@ static void ns_overlay_copy_up(struct __test_metadata *_metadata, const char *ar
 	snprintf(up, sizeof(up), "%s/up", o->upper);
 	snprintf(work, sizeof(work), "%s/work", o->upper);
 	snprintf(merged, sizeof(merged), "%s/merged", o->upper);
-	XT_CHECK(mount("tmpfs", o->upper, "tmpfs", 0, "mode=0755") == 0);
+	XT_EQ(0, mount("tmpfs", o->upper, "tmpfs", 0, "mode=0755"));
 	XT_CHECK(mkdir(up, 0755) == 0 && mkdir(work, 0755) == 0 &&
 		 mkdir(merged, 0755) == 0);
 	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
@@ -864,14 +862,14 @@ static void ns_overlay_copy_up(struct __test_metadata *_metadata, const char *ar
 	}
 	snprintf(f, sizeof(f), "%s/f", merged);
 	/* the namespace's view of the lower file, through the overlay */
-	XT_CHECK(trusted_names(f, names, sizeof(names)) == 0);
+	XT_EQ(0, trusted_names(f, names, sizeof(names)));
 	ASSERT_STREQ("trusted.mine", names) {
 		TH_LOG("the namespace's view through the overlay");
 	}
 	/* copy it up */
-	XT_CHECK(chmod(f, 0640) == 0);
+	XT_EQ(0, chmod(f, 0640));
 	snprintf(f, sizeof(f), "%s/f", up);
-	XT_CHECK(trusted_names(f, names, sizeof(names)) == 0);
+	XT_EQ(0, trusted_names(f, names, sizeof(names)));
 	ASSERT_STREQ("trusted.mine", names) {
 		TH_LOG("the upper layer's copy");
 	}
@@ -932,10 +930,10 @@ static void ns_lists_own(struct __test_metadata *_metadata, const char *file)
 	char list[64];
 	ssize_t len;
 
-	XT_CHECK(lsetxattr(file, "trusted.mine", "m", 1, 0) == 0);
+	XT_EQ(0, lsetxattr(file, "trusted.mine", "m", 1, 0));
 	len = llistxattr(file, NULL, 0);
-	XT_CHECK(len == (ssize_t)sizeof("trusted.mine"));
-	XT_CHECK(llistxattr(file, list, sizeof(list)) == len);
+	XT_EQ((ssize_t)sizeof("trusted.mine"), len);
+	XT_EQ(len, llistxattr(file, list, sizeof(list)));
 	XT_CHECK(!strcmp(list, "trusted.mine"));
 	XT_CHECK_ERR(llistxattr(file, list, len - 1), ERANGE);
 }
@@ -973,7 +971,7 @@ static void lists_no_trusted(struct __test_metadata *_metadata, const char *file
 {
 	char names[4096];
 
-	XT_CHECK(trusted_names(file, names, sizeof(names)) == 0);
+	XT_EQ(0, trusted_names(file, names, sizeof(names)));
 	ASSERT_STREQ("", names) {
 		TH_LOG("listed to uid %d", getuid());
 	}
@@ -981,24 +979,22 @@ static void lists_no_trusted(struct __test_metadata *_metadata, const char *file
 
 TEST_F(boundary, unprivileged_list_has_no_trusted)
 {
-	int on, status;
+	int status;
 	pid_t pid;
 
 	if (self->lists_trusted)
 		SKIP(return, "this btrfs lists trusted.* to everybody (without the fix)");
 	ASSERT_EQ(0, lsetxattr(self->file, "trusted.host", "h", 1, 0));
 	ASSERT_EQ(0, lsetxattr(self->file, "user.u", "u", 1, 0));
-	for (on = self->sw; on == self->sw; on++) {
-		pid = fork();
-		ASSERT_LE(0, pid);
-		if (pid == 0) {
-			XT_CHECK(xt_become(XT_OTHER, XT_OTHER) == 0);
-			lists_no_trusted(_metadata, self->file);
-			_exit(_metadata->exit_code);
-		}
-		status = xt_wait(pid);
-		ASSERT_EQ(0, status);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		XT_EQ(0, xt_become(XT_OTHER, XT_OTHER));
+		lists_no_trusted(_metadata, self->file);
+		_exit(_metadata->exit_code);
 	}
+	status = xt_wait(pid);
+	ASSERT_EQ(0, status);
 }
 
 TEST_HARNESS_MAIN

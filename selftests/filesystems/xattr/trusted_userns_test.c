@@ -139,7 +139,7 @@ static void userns_root_refused(struct __test_metadata *_metadata, const char *f
 		XT_CHECK(!xt_list_has_prefix(buf, len, "trusted"));
 	}
 	/* the same owner may use user.*: the namespace itself works */
-	XT_CHECK(setxattr(file, "user.ns", "v", 1, 0) == 0);
+	XT_EQ(0, setxattr(file, "user.ns", "v", 1, 0));
 }
 
 static void check_host_entry(struct __test_metadata *_metadata, const char *file)
@@ -229,7 +229,7 @@ static pid_t fork_in_chain(struct __test_metadata *_metadata, const char * const
 	pid_t pid = fork();
 
 	if (pid == 0)
-		XT_CHECK(xt_enter_chain(maps, depth) == 0);
+		XT_EQ(0, xt_enter_chain(maps, depth));
 	return pid;
 }
 
@@ -311,23 +311,23 @@ TEST_F(trusted, userns_nested_depth_1_2_3)
 
 	NEED_SWITCH();
 	IN_CHAIN(chain, 3, {
-		XT_CHECK(setxattr(f, "trusted.l3", "3", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.l3", "3", 1, XATTR_CREATE));
 		/* an ancestor's name, spelt from here, is our own new entry */
-		XT_CHECK(setxattr(f, "trusted.l1", "fake", 4, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.l1", "fake", 4, XATTR_CREATE));
 		XT_CHECK(has_value(f, "trusted.l3", "3"));
 		XT_CHECK_ERR(getxattr(f, "trusted.host", NULL, 0), ENODATA);
 		XT_CHECK(trusted_names_are(f, NAMES("trusted.l3", "trusted.l1")));
 	});
 	IN_CHAIN(chain, 2, {
-		XT_CHECK(setxattr(f, "trusted.l2", "2", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.l2", "2", 1, XATTR_CREATE));
 		XT_CHECK(has_value(f, "trusted.<7>l3", "3"));
-		XT_CHECK(setxattr(f, "trusted.<7>l3", "3b", 2, XATTR_REPLACE) == 0);
-		XT_CHECK(removexattr(f, "trusted.<7>l1") == 0);
+		XT_EQ(0, setxattr(f, "trusted.<7>l3", "3b", 2, XATTR_REPLACE));
+		XT_EQ(0, removexattr(f, "trusted.<7>l1"));
 		XT_CHECK_ERR(getxattr(f, "trusted.l1", NULL, 0), ENODATA);
 		XT_CHECK(trusted_names_are(f, NAMES("trusted.l2", "trusted.<7>l3")));
 	});
 	IN_CHAIN(chain, 1, {
-		XT_CHECK(setxattr(f, "trusted.l1", "1", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.l1", "1", 1, XATTR_CREATE));
 		XT_CHECK(has_value(f, "trusted.<5>l2", "2"));
 		XT_CHECK(has_value(f, "trusted.<5><7>l3", "3b"));
 		XT_CHECK(trusted_names_are(f, NAMES("trusted.l1", "trusted.<5>l2",
@@ -366,14 +366,14 @@ TEST_F(trusted, userns_same_root_nested)
 
 	NEED_SWITCH();
 	IN_CHAIN(chain, 1, {
-		XT_CHECK(setxattr(f, "trusted.label", "parent", 6, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.label", "parent", 6, XATTR_CREATE));
 	});
 	IN_CHAIN(chain, 2, {
 		XT_CHECK_ERR(getxattr(f, "trusted.label", NULL, 0), ENODATA);
 		XT_CHECK(trusted_names_are(f, NAMES(NULL)));
 		XT_CHECK_ERR(removexattr(f, "trusted.label"), ENODATA);
 		XT_CHECK_ERR(setxattr(f, "trusted.label", "forged", 6, XATTR_REPLACE), ENODATA);
-		XT_CHECK(setxattr(f, "trusted.label", "forged", 6, 0) == 0);
+		XT_EQ(0, setxattr(f, "trusted.label", "forged", 6, 0));
 		XT_CHECK(has_value(f, "trusted.label", "forged"));
 	});
 	IN_CHAIN(chain, 1, {
@@ -399,7 +399,7 @@ TEST_F(trusted, userns_siblings)
 
 	NEED_SWITCH();
 	IN_CHAIN(same, 1, {
-		XT_CHECK(setxattr(f, "trusted.s", "shared", 6, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.s", "shared", 6, XATTR_CREATE));
 	});
 	IN_CHAIN(same, 1, {
 		XT_CHECK(has_value(f, "trusted.s", "shared"));
@@ -407,7 +407,7 @@ TEST_F(trusted, userns_siblings)
 	IN_CHAIN(other, 1, {
 		XT_CHECK_ERR(getxattr(f, "trusted.s", NULL, 0), ENODATA);
 		XT_CHECK(trusted_names_are(f, NAMES(NULL)));
-		XT_CHECK(setxattr(f, "trusted.s", "mine", 4, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.s", "mine", 4, XATTR_CREATE));
 		XT_CHECK(trusted_names_are(f, NAMES("trusted.s")));
 	});
 	ASSERT_TRUE(has_value(f, "trusted.<1000>s", "shared"));
@@ -427,13 +427,13 @@ TEST_F(trusted, userns_no_capability_or_unmapped_owner)
 
 	NEED_SWITCH();
 	IN_CHAIN(l1, 1, {
-		XT_CHECK(setxattr(f, "trusted.x", "v", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.x", "v", 1, XATTR_CREATE));
 	});
 	pid = fork_in_chain(_metadata, l1, 1);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		/* uid 5 of the namespace: no capabilities */
-		XT_CHECK(xt_become(5, 5) == 0);
+		XT_EQ(0, xt_become(5, 5));
 		XT_CHECK_ERR(setxattr(f, "trusted.y", "v", 1, 0), EPERM);
 		XT_CHECK_ERR(getxattr(f, "trusted.x", NULL, 0), ENODATA);
 		XT_CHECK_ERR(removexattr(f, "trusted.x"), EPERM);
@@ -480,11 +480,11 @@ TEST_F(trusted, userns_idmapped_mounts)
 	XT_IDMAPPED_MOUNT(XT_MNT, "/tmp/xattr_idmap2", userns, variant->fs.fstype);
 
 	IN_CHAIN(r5000, 1, {
-		XT_CHECK(setxattr(m1, "trusted.via1", "1", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(m1, "trusted.via1", "1", 1, XATTR_CREATE));
 	});
 	IN_CHAIN(r6000, 1, {
 		XT_CHECK(has_value(m2, "trusted.via1", "1"));
-		XT_CHECK(setxattr(m2, "trusted.via2", "2", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(m2, "trusted.via2", "2", 1, XATTR_CREATE));
 		XT_CHECK(trusted_names_are(m2, NAMES("trusted.via1", "trusted.via2")));
 	});
 	IN_CHAIN(r1000, 1, {
@@ -547,8 +547,8 @@ TEST_F(trusted, userns_prefix_per_mount_and_map)
 	XT_IDMAPPED_MOUNT(XT_MNT, "/tmp/xattr_idmap1", userns, variant->fs.fstype);
 
 	IN_CHAIN(r5000, 1, {
-		XT_CHECK(setxattr(f, "trusted.plain", "p", 1, XATTR_CREATE) == 0);
-		XT_CHECK(setxattr(m1, "trusted.mapped", "m", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.plain", "p", 1, XATTR_CREATE));
+		XT_EQ(0, setxattr(m1, "trusted.mapped", "m", 1, XATTR_CREATE));
 		XT_CHECK(has_value(f, "trusted.plain", "p"));
 		XT_CHECK_ERR(getxattr(f, "trusted.mapped", NULL, 0), ENODATA);
 		XT_CHECK(has_value(m1, "trusted.mapped", "m"));
@@ -564,13 +564,13 @@ TEST_F(trusted, userns_prefix_per_mount_and_map)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		XT_CHECK(unshare(CLONE_NEWUSER) == 0);
+		XT_EQ(0, unshare(CLONE_NEWUSER));
 		/* no uid_map yet: the namespace's root has no uid anywhere */
 		XT_CHECK_ERR(setxattr(f, "trusted.early", "e", 1, 0), EPERM);
 		XT_CHECK_ERR(getxattr(f, "trusted.host", NULL, 0), ENODATA);
-		XT_CHECK(write(ready[1], "u", 1) == 1);
-		XT_CHECK(read(mapped[0], &c, 1) == 1);
-		XT_CHECK(setxattr(f, "trusted.late", "l", 1, XATTR_CREATE) == 0);
+		XT_EQ(1, write(ready[1], "u", 1));
+		XT_EQ(1, read(mapped[0], &c, 1));
+		XT_EQ(0, setxattr(f, "trusted.late", "l", 1, XATTR_CREATE));
 		/* root 1000's entries, the one made through the mount too */
 		XT_CHECK(trusted_names_are(f, NAMES("trusted.mapped", "trusted.late")));
 		_exit(_metadata->exit_code);
@@ -637,18 +637,18 @@ static void put_names(struct __test_metadata *_metadata, const char *f, int sw)
 		goto host;
 	}
 	IN_CHAIN(chain, 3, {
-		XT_CHECK(setxattr(f, "trusted.l3", "3", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.l3", "3", 1, XATTR_CREATE));
 	});
 	IN_CHAIN(chain, 2, {
-		XT_CHECK(setxattr(f, "trusted.l2", "2", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.l2", "2", 1, XATTR_CREATE));
 	});
 	IN_CHAIN(chain, 1, {
-		XT_CHECK(setxattr(f, "trusted.l1", "1", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.l1", "1", 1, XATTR_CREATE));
 		/* a name of its child <5>, set by the parent */
-		XT_CHECK(setxattr(f, "trusted.<5>by1", "b", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.<5>by1", "b", 1, XATTR_CREATE));
 	});
 	IN_CHAIN(sibling, 1, {
-		XT_CHECK(setxattr(f, "trusted.s", "s", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.s", "s", 1, XATTR_CREATE));
 	});
 host:
 	ASSERT_EQ(0, setxattr(f, "trusted.<01>x", "o", 1, XATTR_CREATE));
@@ -1019,7 +1019,7 @@ TEST_F(trusted, userns_odd_descendant_names)
 	host_want[i + 1] = NULL;
 	IN_CHAIN(l1, 1, {
 		for (i = 0; i < ARRAY_SIZE(ns_odd_but_valid); i++) {
-			XT_CHECK(setxattr(f, ns_odd_but_valid[i], "o", 1, XATTR_CREATE) == 0);
+			XT_EQ(0, setxattr(f, ns_odd_but_valid[i], "o", 1, XATTR_CREATE));
 			XT_CHECK(has_value(f, ns_odd_but_valid[i], "o"));
 		}
 		XT_CHECK(trusted_names_are(f, want));
@@ -1029,7 +1029,7 @@ TEST_F(trusted, userns_odd_descendant_names)
 		ASSERT_TRUE(has_value(f, stored[i], "o"));
 	IN_CHAIN(l1, 1, {
 		for (i = 0; i < ARRAY_SIZE(ns_odd_but_valid); i++)
-			XT_CHECK(removexattr(f, ns_odd_but_valid[i]) == 0);
+			XT_EQ(0, removexattr(f, ns_odd_but_valid[i]));
 		XT_CHECK(trusted_names_are(f, NAMES(NULL)));
 	});
 	ASSERT_TRUE(trusted_names_are(f, NAMES("trusted.host")));
@@ -1127,8 +1127,8 @@ TEST_F(trusted, userns_name_length)
 	 * one stores a 255-byte trusted name, so the test runs on all of them.
 	 */
 	IN_CHAIN(l1, 1, {
-		XT_CHECK(setxattr(f, fits, "v", 1, XATTR_CREATE) == 0);
-		XT_CHECK(getxattr(f, fits, NULL, 0) == 1);
+		XT_EQ(0, setxattr(f, fits, "v", 1, XATTR_CREATE));
+		XT_EQ(1, getxattr(f, fits, NULL, 0));
 		XT_CHECK_ERR(setxattr(f, over, "v", 1, 0), ERANGE);
 		XT_CHECK_ERR(getxattr(f, over, NULL, 0), ERANGE);
 		/* the name's ERANGE, not the big buffer's E2BIG (fuzzer) */
@@ -1170,18 +1170,18 @@ TEST_F(trusted, userns_create_replace_sizes)
 		XT_CHECK(v && r);
 		memset(v, 'z', XATTR_SIZE_MAX);
 		XT_CHECK_ERR(setxattr(f, "trusted.c", "v", 1, XATTR_REPLACE), ENODATA);
-		XT_CHECK(setxattr(f, "trusted.c", "v", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(f, "trusted.c", "v", 1, XATTR_CREATE));
 		XT_CHECK_ERR(setxattr(f, "trusted.c", "v", 1, XATTR_CREATE), EEXIST);
-		XT_CHECK(setxattr(f, "trusted.c", "", 0, XATTR_REPLACE) == 0);
-		XT_CHECK(getxattr(f, "trusted.c", r, XATTR_SIZE_MAX) == 0);
+		XT_EQ(0, setxattr(f, "trusted.c", "", 0, XATTR_REPLACE));
+		XT_EQ(0, getxattr(f, "trusted.c", r, XATTR_SIZE_MAX));
 		if (big) {
-			XT_CHECK(setxattr(f, "trusted.big", v, XATTR_SIZE_MAX, 0) == 0);
-			XT_CHECK(getxattr(f, "trusted.big", NULL, 0) == XATTR_SIZE_MAX);
-			XT_CHECK(getxattr(f, "trusted.big", r, XATTR_SIZE_MAX) == XATTR_SIZE_MAX);
+			XT_EQ(0, setxattr(f, "trusted.big", v, XATTR_SIZE_MAX, 0));
+			XT_EQ(XATTR_SIZE_MAX, getxattr(f, "trusted.big", NULL, 0));
+			XT_EQ(XATTR_SIZE_MAX, getxattr(f, "trusted.big", r, XATTR_SIZE_MAX));
 			XT_CHECK(!memcmp(v, r, XATTR_SIZE_MAX));
 			XT_CHECK_ERR(getxattr(f, "trusted.big", r, XATTR_SIZE_MAX - 1), ERANGE);
 		}
-		XT_CHECK(removexattr(f, "trusted.c") == 0);
+		XT_EQ(0, removexattr(f, "trusted.c"));
 		XT_CHECK_ERR(removexattr(f, "trusted.c"), ENODATA);
 	});
 	if (big)
@@ -1207,13 +1207,13 @@ TEST_F(trusted, userns_list_probe_and_erange)
 		char b[4096];
 		ssize_t n;
 
-		XT_CHECK(setxattr(f, "trusted.a", "1", 1, 0) == 0);
-		XT_CHECK(setxattr(f, "trusted.<9>bb", "2", 1, 0) == 0);
-		XT_CHECK(setxattr(f, "user.u", "3", 1, 0) == 0);
+		XT_EQ(0, setxattr(f, "trusted.a", "1", 1, 0));
+		XT_EQ(0, setxattr(f, "trusted.<9>bb", "2", 1, 0));
+		XT_EQ(0, setxattr(f, "user.u", "3", 1, 0));
 		n = listxattr(f, NULL, 0);
 		/* "trusted.a" "trusted.<9>bb" "user.u" and nothing else */
-		XT_CHECK(n == 10 + 14 + 7);
-		XT_CHECK(listxattr(f, b, n) == n);
+		XT_EQ(10 + 14 + 7, n);
+		XT_EQ(n, listxattr(f, b, n));
 		XT_CHECK_ERR(listxattr(f, b, n - 1), ERANGE);
 	});
 	len = listxattr(f, NULL, 0);
@@ -1242,10 +1242,10 @@ TEST_F(trusted, userns_io_uring)
 	if (!self->sw) {
 		/* stock: a namespace root gets what the system calls give */
 		IN_CHAIN(l1, 1, {
-			XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u",
-						"io", 2, 0) == -EPERM);
-			XT_CHECK(xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.host",
-						NULL, 0, 0) == -ENODATA);
+			XT_EQ(-EPERM, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u",
+						"io", 2, 0));
+			XT_EQ(-ENODATA, xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.host",
+						NULL, 0, 0));
 		});
 		return;
 	}
@@ -1255,31 +1255,31 @@ TEST_F(trusted, userns_io_uring)
 		int fd = open(f, O_RDONLY | O_CLOEXEC);
 
 		XT_CHECK(fd >= 0);
-		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
-					XATTR_CREATE) == 0);
-		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
-					XATTR_CREATE) == -EEXIST);
-		XT_CHECK(xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.u", buf,
-					sizeof(buf), 0) == 2);
+		XT_EQ(0, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
+					XATTR_CREATE));
+		XT_EQ(-EEXIST, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
+					XATTR_CREATE));
+		XT_EQ(2, xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.u", buf,
+					sizeof(buf), 0));
 		XT_CHECK(!memcmp(buf, "io", 2));
-		XT_CHECK(xt_uring_xattr(IORING_OP_FSETXATTR, fd, NULL, "trusted.<3>f",
-					"fd", 2, 0) == 0);
-		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<3>f",
-					buf, sizeof(buf), 0) == 2);
-		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.host",
-					buf, sizeof(buf), 0) == -ENODATA);
-		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.<01>x", "v", 1,
-					0) == -EINVAL);
-		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>",
-					buf, sizeof(buf), 0) == -EINVAL);
+		XT_EQ(0, xt_uring_xattr(IORING_OP_FSETXATTR, fd, NULL, "trusted.<3>f",
+					"fd", 2, 0));
+		XT_EQ(2, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<3>f",
+					buf, sizeof(buf), 0));
+		XT_EQ(-ENODATA, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.host",
+					buf, sizeof(buf), 0));
+		XT_EQ(-EINVAL, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.<01>x", "v", 1,
+					0));
+		XT_EQ(-EINVAL, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>",
+					buf, sizeof(buf), 0));
 		/* a descendant's name, that nobody set */
-		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>.x",
-					buf, sizeof(buf), 0) == -ENODATA);
+		XT_EQ(-ENODATA, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>.x",
+					buf, sizeof(buf), 0));
 		/* v2's spelling: no trusted.* name, no handler */
-		XT_CHECK(xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted<3>.f", "v", 1,
-					0) == -EOPNOTSUPP);
-		XT_CHECK(xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted<3>.f",
-					buf, sizeof(buf), 0) == -EOPNOTSUPP);
+		XT_EQ(-EOPNOTSUPP, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted<3>.f", "v", 1,
+					0));
+		XT_EQ(-EOPNOTSUPP, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted<3>.f",
+					buf, sizeof(buf), 0));
 		/* and the system calls agree */
 		XT_CHECK(has_value(f, "trusted.u", "io"));
 		XT_CHECK(has_value(f, "trusted.<3>f", "fd"));
@@ -1322,7 +1322,7 @@ static int ovl_dirs_make(const char *dir, struct ovl_dirs *o, bool userxattr)
  */
 static void ovl_mount_private(struct __test_metadata *_metadata, const struct ovl_dirs *o)
 {
-	XT_CHECK(unshare(CLONE_NEWNS) == 0);
+	XT_EQ(0, unshare(CLONE_NEWNS));
 	if (mount("overlay", o->merged, "overlay", 0, o->opts)) {
 		TH_LOG("overlayfs mount in a user namespace: %s", strerror(errno));
 		_exit(xt_ovl_unsupported(errno) ? XT_CHILD_SKIP : 1);
@@ -1480,7 +1480,7 @@ TEST_F(trusted, userns_overlay_marker_not_honoured_by_host)
 	ASSERT_EQ(0, xt_mknode(host_dir, S_IFDIR, XT_OWNER, XT_OWNER));
 
 	IN_CHAIN(l1, 1, {
-		XT_CHECK(setxattr(ns_dir, "trusted.overlay.opaque", "y", 1, 0) == 0);
+		XT_EQ(0, setxattr(ns_dir, "trusted.overlay.opaque", "y", 1, 0));
 	});
 	ASSERT_TRUE(has_value(ns_dir, "trusted.<1000>overlay.opaque", "y"));
 	errno = 0;
@@ -1536,23 +1536,23 @@ TEST_F(trusted, userns_overlayfs_upper)
 
 		ovl_mount_private(_metadata, &o);
 		snprintf(path, sizeof(path), "%s/f", o.merged);
-		XT_CHECK(setxattr(path, "trusted.ov", "o", 1, 0) == 0);
+		XT_EQ(0, setxattr(path, "trusted.ov", "o", 1, 0));
 		XT_CHECK(has_value(path, "trusted.ov", "o"));
 		XT_CHECK_ERR(getxattr(path, "trusted.host", NULL, 0), ENODATA);
 		/* a namespace nested in this one, through the same overlay */
 		child = fork();
 		XT_CHECK(child >= 0);
 		if (child == 0) {
-			XT_CHECK(xt_enter_chain(l2, 1) == 0);
-			XT_CHECK(setxattr(path, "trusted.c", "c", 1, 0) == 0);
+			XT_EQ(0, xt_enter_chain(l2, 1));
+			XT_EQ(0, setxattr(path, "trusted.c", "c", 1, 0));
 			XT_CHECK(trusted_names_are(path, NAMES("trusted.c")));
 			_exit(_metadata->exit_code);
 		}
-		XT_CHECK(xt_wait(child) == 0);
+		XT_EQ(0, xt_wait(child));
 		XT_CHECK(has_value(path, "trusted.<5>c", "c"));
 		XT_CHECK(trusted_names_are(path, NAMES("trusted.ov", "trusted.<5>c")));
-		XT_CHECK(removexattr(path, "trusted.ov") == 0);
-		XT_CHECK(setxattr(path, "trusted.ov", "p", 1, XATTR_CREATE) == 0);
+		XT_EQ(0, removexattr(path, "trusted.ov"));
+		XT_EQ(0, setxattr(path, "trusted.ov", "p", 1, XATTR_CREATE));
 		_exit(_metadata->exit_code);
 	}
 	status = xt_wait(pid);
@@ -1641,7 +1641,7 @@ TEST_F_TIMEOUT(trusted, userns_chown_race, 300)
 	static const char * const l1[] = { NS_L1 };
 	struct race_times *t;
 	const char *f = self->file;
-	unsigned int mb = 16;
+	unsigned int mb = 32;
 	bool proved = false;
 	int attempt;
 
@@ -1877,28 +1877,28 @@ static int in_newidmap_ns(struct __test_metadata *_metadata, uid_t user,
 		pid_t ns;
 		char c;
 
-		XT_CHECK(xt_become(user, user) == 0);
+		XT_EQ(0, xt_become(user, user));
 		XT_CHECK(pipe2(ready, O_CLOEXEC) == 0 && pipe2(go, O_CLOEXEC) == 0);
 		ns = fork();
 		XT_CHECK(ns >= 0);
 		if (ns == 0) {
 			close(ready[0]);
 			close(go[1]);
-			XT_CHECK(unshare(CLONE_NEWUSER) == 0);
-			XT_CHECK(write(ready[1], "u", 1) == 1);
-			XT_CHECK(read(go[0], &c, 1) == 1);
+			XT_EQ(0, unshare(CLONE_NEWUSER));
+			XT_EQ(1, write(ready[1], "u", 1));
+			XT_EQ(1, read(go[0], &c, 1));
 			if (c == 'y')
-				XT_CHECK(xt_become(0, 0) == 0);
+				XT_EQ(0, xt_become(0, 0));
 			body(_metadata, file);
 			_exit(_metadata->exit_code);
 		}
 		close(ready[1]);
 		close(go[0]);
-		XT_CHECK(read(ready[0], &c, 1) == 1);
+		XT_EQ(1, read(ready[0], &c, 1));
 		*mapped = run_idmap_tool(_metadata, NEWUIDMAP, ns, SUB_ROOT_MAP) == 0 &&
 			  run_idmap_tool(_metadata, NEWGIDMAP, ns, SUB_ROOT_MAP) == 0;
 		XT_CHECK(write(go[1], *mapped ? "y" : "n", 1) == 1);
-		XT_CHECK(xt_wait(ns) == 0);
+		XT_EQ(0, xt_wait(ns));
 		_exit(_metadata->exit_code);
 	}
 	ret = xt_wait(pid) ? -1 : *mapped;
@@ -1921,11 +1921,11 @@ static int in_own_ns(struct __test_metadata *_metadata, uid_t uid,
 		char map[32];
 
 		snprintf(map, sizeof(map), "0 %u 1\n", uid);
-		XT_CHECK(xt_become(uid, uid) == 0);
-		XT_CHECK(unshare(CLONE_NEWUSER) == 0);
-		XT_CHECK(xt_write_file("/proc/self/setgroups", "deny\n") == 0);
-		XT_CHECK(xt_write_file("/proc/self/uid_map", map) == 0);
-		XT_CHECK(xt_write_file("/proc/self/gid_map", map) == 0);
+		XT_EQ(0, xt_become(uid, uid));
+		XT_EQ(0, unshare(CLONE_NEWUSER));
+		XT_EQ(0, xt_write_file("/proc/self/setgroups", "deny\n"));
+		XT_EQ(0, xt_write_file("/proc/self/uid_map", map));
+		XT_EQ(0, xt_write_file("/proc/self/gid_map", map));
 		body(_metadata, file);
 		_exit(_metadata->exit_code);
 	}
@@ -1947,7 +1947,7 @@ static int in_own_ns(struct __test_metadata *_metadata, uid_t uid,
 static void sub_root_sets(struct __test_metadata *_metadata, const char *f)
 {
 	XT_CHECK(getuid() == 0 && geteuid() == 0);
-	XT_CHECK(setxattr(f, "trusted.label", "sub", 3, XATTR_CREATE) == 0);
+	XT_EQ(0, setxattr(f, "trusted.label", "sub", 3, XATTR_CREATE));
 	XT_CHECK(has_value(f, "trusted.label", "sub"));
 	XT_CHECK(trusted_names_are(f, NAMES("trusted.label")));
 }
@@ -1984,7 +1984,7 @@ static void uid_rewrites(struct __test_metadata *_metadata, const char *f)
 {
 	XT_CHECK(has_value(f, "trusted.label", "sub"));
 	XT_CHECK(trusted_names_are(f, NAMES("trusted.label")));
-	XT_CHECK(setxattr(f, "trusted.label", "own", 3, XATTR_REPLACE) == 0);
+	XT_EQ(0, setxattr(f, "trusted.label", "own", 3, XATTR_REPLACE));
 }
 
 static void sub_root_reads_rewrite(struct __test_metadata *_metadata, const char *f)

@@ -139,23 +139,23 @@ static void allowed_ops(struct __test_metadata *_metadata, struct target *t, boo
 	char buf[256];
 	ssize_t len;
 
-	XT_CHECK(t_set(t, "user.test", "v1", XATTR_CREATE) == 0);
+	XT_EQ(0, t_set(t, "user.test", "v1", XATTR_CREATE));
 	XT_CHECK_ERR(t_set(t, "user.test", "v1", XATTR_CREATE), EEXIST);
-	XT_CHECK(t_set(t, "user.test", "v2", XATTR_REPLACE) == 0);
-	XT_CHECK(t_set(t, "user.test", "v3", 0) == 0);
-	XT_CHECK(t_get(t, "user.test", NULL, 0) == 2);
-	XT_CHECK(t_get(t, "user.test", buf, sizeof(buf)) == 2);
+	XT_EQ(0, t_set(t, "user.test", "v2", XATTR_REPLACE));
+	XT_EQ(0, t_set(t, "user.test", "v3", 0));
+	XT_EQ(2, t_get(t, "user.test", NULL, 0));
+	XT_EQ(2, t_get(t, "user.test", buf, sizeof(buf)));
 	XT_CHECK(!memcmp(buf, "v3", 2));
 	len = t_list(t, buf, sizeof(buf));
 	XT_CHECK(len > 0);
-	XT_CHECK(t_list(t, NULL, 0) == len);
+	XT_EQ(len, t_list(t, NULL, 0));
 	XT_CHECK(xt_list_has(buf, len, "user.test"));
-	XT_CHECK(xt_list_has(buf, len, "user.seed") == seeded);
+	XT_EQ(seeded, xt_list_has(buf, len, "user.seed"));
 	if (seeded) {
-		XT_CHECK(t_get(t, "user.seed", buf, sizeof(buf)) == 4);
+		XT_EQ(4, t_get(t, "user.seed", buf, sizeof(buf)));
 		XT_CHECK(!memcmp(buf, "seed", 4));
 	}
-	XT_CHECK(t_remove(t, "user.test") == 0);
+	XT_EQ(0, t_remove(t, "user.test"));
 	XT_CHECK_ERR(t_get(t, "user.test", buf, sizeof(buf)), ENODATA);
 	XT_CHECK_ERR(t_remove(t, "user.test"), ENODATA);
 	XT_CHECK_ERR(t_set(t, "user.test", "v4", XATTR_REPLACE), ENODATA);
@@ -183,12 +183,12 @@ static void refused_ops(struct __test_metadata *_metadata, struct target *t,
 	XT_CHECK_ERR(t_remove(t, "user.seed"), EPERM);
 	len = t_list(t, buf, sizeof(buf));
 	XT_CHECK(len >= 0);
-	XT_CHECK(xt_list_has(buf, len, "user.seed") == listed);
+	XT_EQ(listed, xt_list_has(buf, len, "user.seed"));
 	XT_CHECK(!xt_list_has(buf, len, "user.test"));
 	if (!listed)
 		XT_CHECK(!xt_list_has_prefix(buf, len, "user."));
 	/* the size probe agrees with the list */
-	XT_CHECK(t_list(t, NULL, 0) == len);
+	XT_EQ(len, t_list(t, NULL, 0));
 }
 
 static void run_ops(struct __test_metadata *_metadata, const char *path,
@@ -206,7 +206,7 @@ static void run_ops(struct __test_metadata *_metadata, const char *path,
 	XT_CHECK(fd >= 0);
 	procfd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	XT_CHECK(procfd >= 0);
-	XT_CHECK(fchdir(procfd) == 0);
+	XT_EQ(0, fchdir(procfd));
 	t.via_fd = true;
 	snprintf(t.fdname, sizeof(t.fdname), "%d", fd);
 	if (allowed)

@@ -1593,9 +1593,9 @@ TEST_F_TIMEOUT(xfuzz, enospc, 600)
 		size_t sizes[200];
 		int i, n, refused = 0;
 
-		XT_CHECK(xt_enter_chain(l1, 1) == 0);
+		XT_EQ(0, xt_enter_chain(l1, 1));
 		memset(big, 'k', sizeof(big));
-		XT_CHECK(setxattr(file, "trusted.keep", "old", 3, XATTR_CREATE) == 0);
+		XT_EQ(0, setxattr(file, "trusted.keep", "old", 3, XATTR_CREATE));
 		for (n = 0; n < 200 && refused < 3; n++) {
 			snprintf(name, sizeof(name), n % 2 ? "trusted.fill%d" : "user.fill%d", n);
 			sizes[n] = 512 << (n % 8);
@@ -1612,12 +1612,12 @@ TEST_F_TIMEOUT(xfuzz, enospc, 600)
 			if (setxattr(file, "trusted.keep", big, SIZE_MAX_X, XATTR_REPLACE))
 				XT_CHECK(errno == ENOSPC || errno == E2BIG);
 			else
-				XT_CHECK(setxattr(file, "trusted.keep", "old", 3,
-						  XATTR_REPLACE) == 0);
+				XT_EQ(0, setxattr(file, "trusted.keep", "old", 3,
+						  XATTR_REPLACE));
 		}
 		/* every filesystem under test has a limit, and it was reached */
 		XT_CHECK(refused > 0);
-		XT_CHECK(getxattr(file, "trusted.keep", back, sizeof(back)) == 3);
+		XT_EQ(3, getxattr(file, "trusted.keep", back, sizeof(back)));
 		XT_CHECK(!memcmp(back, "old", 3));
 		for (i = 0; i < n; i++) {
 			ssize_t got;
@@ -1628,7 +1628,7 @@ TEST_F_TIMEOUT(xfuzz, enospc, 600)
 				XT_CHECK(got == -1 && errno == ENODATA);
 				continue;
 			}
-			XT_CHECK(got == (ssize_t)sizes[i]);
+			XT_EQ((ssize_t)sizes[i], got);
 			XT_CHECK(back[0] == (char)i && back[got - 1] == 'k');
 		}
 		fprintf(stderr, "# %d entries tried, %d refused\n", n, refused);
@@ -1656,9 +1656,9 @@ TEST_F(xfuzz, erofs)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		XT_CHECK(xt_enter_chain(l1, 1) == 0);
-		XT_CHECK(setxattr(file, "trusted.ns", "n", 1, 0) == 0);
-		XT_CHECK(setxattr(file, "user.u", "u", 1, 0) == 0);
+		XT_EQ(0, xt_enter_chain(l1, 1));
+		XT_EQ(0, setxattr(file, "trusted.ns", "n", 1, 0));
+		XT_EQ(0, setxattr(file, "user.u", "u", 1, 0));
 		_exit(_metadata->exit_code);
 	}
 	ASSERT_EQ(0, xt_wait(pid));
@@ -1675,14 +1675,14 @@ TEST_F(xfuzz, erofs)
 		char buf[64];
 		ssize_t len;
 
-		XT_CHECK(xt_enter_chain(l1, 1) == 0);
+		XT_EQ(0, xt_enter_chain(l1, 1));
 		XT_CHECK_ERR(setxattr(file, "trusted.ns", "x", 1, 0), EROFS);
 		XT_CHECK_ERR(setxattr(file, "trusted.new", "x", 1, 0), EROFS);
 		XT_CHECK_ERR(removexattr(file, "trusted.ns"), EROFS);
 		XT_CHECK_ERR(removexattr(file, "user.u"), EROFS);
 		XT_CHECK(getxattr(file, "trusted.ns", buf, sizeof(buf)) == 1 && buf[0] == 'n');
 		len = listxattr(file, buf, sizeof(buf));
-		XT_CHECK(len == (ssize_t)(sizeof("trusted.ns") + sizeof("user.u")));
+		XT_EQ((ssize_t)(sizeof("trusted.ns") + sizeof("user.u")), len);
 		_exit(_metadata->exit_code);
 	}
 	EXPECT_EQ(0, xt_wait(pid));
