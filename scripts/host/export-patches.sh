@@ -68,7 +68,7 @@ add_selftests() { # SERIES: commit its selftest patch in the scratch tree
 		git -C "$wt" add MAINTAINERS
 	fi
 	git -C "$wt" add -A -f tools/testing/selftests
-	git -C "$wt" commit -q -s -F "$REPO/patches/$1/selftests.msg"
+	git -C "$wt" commit -q -F "$REPO/patches/$1/selftests.msg"
 }
 cover() { # SERIES DIR: fill the cover letter's subject and text
 	local c=$2/0000-cover-letter.patch txt=$REPO/patches/$1/cover.txt p prereq=""
