@@ -15,7 +15,7 @@
 #   d4-sw0  design 4 (trusted.* mapping, -o modcaps=+sys_admin),
 #           fs.xattr_trusted_userns=0: stock, nothing takes it
 #   d4-sw1  design 4, fs.xattr_trusted_userns=1: every entry takes it,
-#           stored as trusted<1000>.virtiofs.security.selinux
+#           stored as trusted.<1000>virtiofs.security.selinux
 # Output: KTAP (one result per entry and check), XATTRNS-E2E-END rc=N.
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -91,15 +91,20 @@ run_scenario() { # run_scenario NAME
 		rules=:map:security.selinux:trusted.virtiofs.:
 		modcaps="-o modcaps=+sys_admin"
 		sysctl=xattr_trusted_userns
-		want_name="trusted<$DAEMON_UID>.virtiofs.security.selinux"
+		want_name="trusted.<$DAEMON_UID>virtiofs.security.selinux"
 		allowed=""
 		;;
 	*) echo "# unknown scenario $sc"; failed=$((failed + 1)); return ;;
 	esac
 	[ "$sw" = 1 ] && allowed=$ENTRIES
-	echo 0 >/proc/sys/fs/xattr_user_special
-	echo 0 >/proc/sys/fs/xattr_trusted_userns
-	echo "$sw" >/proc/sys/fs/$sysctl || { result FAIL "$sc: set fs.$sysctl"; return; }
+	# The switches go from 0 to 1 once per boot: the scenarios at 0 run
+	# first (the default order), and each one at 1 sets its switch.
+	if [ "$sw" = 1 ]; then
+		echo 1 >/proc/sys/fs/$sysctl || { result FAIL "$sc: set fs.$sysctl=1"; return; }
+	elif [ "$(cat /proc/sys/fs/$sysctl)" != 0 ]; then
+		result FAIL "$sc: fs.$sysctl is already 1 (run the -sw0 scenarios before the -sw1 ones)"
+		return
+	fi
 
 	dir=/srv/$sc
 	make_tree "$dir"
@@ -174,7 +179,5 @@ run_scenario() { # run_scenario NAME
 for sc in ${scenarios//,/ }; do
 	run_scenario "$sc"
 done
-echo 0 >/proc/sys/fs/xattr_user_special
-echo 0 >/proc/sys/fs/xattr_trusted_userns
 umount /srv
 finish "$([ "$KTAP_FAILED" = 0 ] && echo 0 || echo 1)"

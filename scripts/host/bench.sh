@@ -22,11 +22,11 @@ export XATTRNS_TIMEOUT=${XATTRNS_TIMEOUT:-3600}
 t=$(now)
 XATTRNS_TAG=" icount" XATTRNS_LOG_SUFFIX=-bench-icount XATTRNS_CPUS=1 \
 	XATTRNS_CMDLINE_EXTRA="norandmaps xattrns.bench=icount" \
-	XATTRNS_QEMU_EXTRA="-icount shift=0,sleep=off" boot_both bench ||
+	XATTRNS_QEMU_EXTRA="-icount shift=0,sleep=off" boot_both bench patched-off ||
 	die "a benchmark run failed"
 phase_end "instruction-count runs" "$t"
 t=$(now)
-for k in stock patched; do
+for k in stock patched-off; do
 	XATTRNS_TAG=" wall" XATTRNS_LOG_SUFFIX=-bench-wall XATTRNS_CPUS=2 \
 		XATTRNS_CMDLINE_EXTRA="norandmaps xattrns.bench=wall" \
 		"$REPO/scripts/host/boot.sh" "$k" bench 2>&1
@@ -50,8 +50,8 @@ mkdir -p "$plots"
 awk_rc=0
 awk -v stamp="$(date -u '+%Y-%m-%d %H:%M UTC')" -v committed="$committed" \
 	-v plot="$plots/performance.gp" -v plotdir="$plots" -f "$REPO/scripts/report/bench.awk" \
-	"$OUT/console-stock-bench-icount.log" "$OUT/console-patched-bench-icount.log" \
-	"$OUT/console-stock-bench-wall.log" "$OUT/console-patched-bench-wall.log" \
+	"$OUT/console-stock-bench-icount.log" "$OUT/console-patched-off-bench-icount.log" \
+	"$OUT/console-stock-bench-wall.log" "$OUT/console-patched-off-bench-wall.log" \
 	>"$OUT/performance.md" || awk_rc=$?
 echo
 sed -n '/^## \(ERRORS\|Clocks\)/,/^## Where the cost goes/p' "$OUT/performance.md" | sed '$d'

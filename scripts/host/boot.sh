@@ -16,7 +16,8 @@
 # (the fuzzer's steps, seed and time bound), XATTRNS_CPUS (vCPUs; default:
 # guest_cpus in lib.sh), XATTRNS_INITRD (another initramfs: make archive's,
 # with the archive tools), XATTRNS_KIMAGE (another kernel image: make
-# check-series' per series).
+# check-series' per series), XATTRNS_EXT4_IMG (the ext4 disk to use, kept:
+# make archive's and make containers' two boots of the patched kernel).
 # Runs in parallel with another boot.sh: installs nothing (check_deps).
 . "$(dirname "$0")/lib.sh"
 
@@ -62,9 +63,18 @@ disks=()
 # (standalone: the selftests make their own images, make check-series)
 if [ "$mode" != probe ] && [ "$mode" != standalone ]; then
 	# Fresh filesystems every boot; sparse files, so this takes no time.
-	truncate -s 256M "$run/ext4.img" "$run/btrfs.img" "$run/jfs.img" "$run/f2fs.img"
+	# XATTRNS_EXT4_IMG: an ext4 image carried from one boot to the next
+	# instead (make archive and make containers: a patched kernel's boot
+	# with the switches 1, then one with them 0)
+	truncate -s 256M "$run/btrfs.img" "$run/jfs.img" "$run/f2fs.img"
 	truncate -s 320M "$run/xfs.img"
-	mkfs.ext4 -q -F "$run/ext4.img"
+	if [ -n "${XATTRNS_EXT4_IMG:-}" ]; then
+		[ -f "$XATTRNS_EXT4_IMG" ] || die "XATTRNS_EXT4_IMG: no image at $XATTRNS_EXT4_IMG"
+		ln -s "$XATTRNS_EXT4_IMG" "$run/ext4.img"
+	else
+		truncate -s 256M "$run/ext4.img"
+		mkfs.ext4 -q -F "$run/ext4.img"
+	fi
 	mkfs.xfs -q -f "$run/xfs.img"
 	mkfs.btrfs -q -f "$run/btrfs.img" >/dev/null
 	mkfs.jfs -q "$run/jfs.img" >/dev/null

@@ -12,7 +12,8 @@
 # Environment: XATTRNS_E2E_SCENARIOS (default d2-sw0,d2-sw1,d4-sw0,d4-sw1).
 . "$(dirname "$0")/lib.sh"
 
-scenarios=${XATTRNS_E2E_SCENARIOS:-d2-sw0,d2-sw1,d4-sw0,d4-sw1}
+# (the switches only go from 0 to 1: the scenarios at 0 come first)
+scenarios=${XATTRNS_E2E_SCENARIOS:-d2-sw0,d4-sw0,d2-sw1,d4-sw1}
 total_start=$(now)
 install_deps
 build_all patched

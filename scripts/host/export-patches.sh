@@ -14,7 +14,9 @@
 # commit of the tree that only touches tools/testing/selftests, or whose
 # subject starts "selftests/", is left out.
 # Each cover letter's subject and text come from patches/{A,B}/cover.txt
-# (first line the subject); format-patch adds the shortlog and diffstat.
+# (first line the subject); format-patch adds the shortlog, the diffstat,
+# the base-commit: line and, for B, series A's patch ids as its
+# prerequisite-patch-id: lines. The subjects read [PATCH $SERIES_VERSION n/m].
 # The tree stays as it is.
 . "$(dirname "$0")/lib.sh"
 
@@ -30,8 +32,12 @@ git merge-base --is-ancestor series-a patched ||
 	die "series-a is not on the patched branch"
 
 # A scratch worktree: the kernel commits, then each series' selftest patch.
+# The base: the pristine source as the commit every machine makes of it
+# (pristine_commit), which the patches' base-commit: line names.
+base=$(pristine_commit "$(git rev-parse 'pristine^{tree}')" "$(cat "$XATTRNS_CACHE/linux-source.version")") ||
+	die "cannot make the base commit"
 wt=$XATTRNS_CACHE/linux-export
-new_worktree "$wt" pristine
+new_worktree "$wt" "$base"
 trap 'git -C "$XATTRNS_KTREE" worktree remove --force "$wt" 2>/dev/null || true' EXIT
 kernel_commits() { # RANGE: the commits that touch more than the selftests
 	local c
@@ -71,32 +77,20 @@ add_selftests() { # SERIES: commit its selftest patch in the scratch tree
 	git -C "$wt" commit -q -F "$REPO/patches/$1/selftests.msg"
 }
 cover() { # SERIES DIR: fill the cover letter's subject and text
-	local c=$2/0000-cover-letter.patch txt=$REPO/patches/$1/cover.txt p prereq=""
+	local c=$2/0000-cover-letter.patch txt=$REPO/patches/$1/cover.txt
 	[ -f "$txt" ] || die "no $txt"
-	# B's prerequisites: the patch ids of series A (format-patch --base's form)
-	for p in "$REPO"/patches/A/[0-9]*.patch; do
-		case $p in */0000-cover-letter.patch) continue ;; esac
-		prereq="$prereq prerequisite-patch-id: $(git patch-id --stable <"$p" | cut -d' ' -f1)"
-	done
-	awk -v subject="$(head -n 1 "$txt")" -v body="$txt" -v prereq="$prereq" '
+	awk -v subject="$(head -n 1 "$txt")" -v body="$txt" '
 		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
 		/^\*\*\* BLURB HERE \*\*\*$/ {
 			n = 0
-			while ((getline line < body) > 0) {
-				if (!n++)
-					continue
-				if (line ~ /^prerequisite-patch-id: @@PREREQ_A@@$/) {
-					np = split(prereq, ids, " prerequisite-patch-id: ")
-					for (i = 2; i <= np; i++)
-						print "prerequisite-patch-id: " ids[i]
-					continue
-				}
-				print line
-			}
+			while ((getline line < body) > 0)
+				if (n++)
+					print line
 			next
 		}
 		{ print }' "$c" >"$c.new"
 	mv "$c.new" "$c"
+	grep -q '^base-commit: ' "$c" || die "$c has no base-commit: line"
 }
 
 rm -f "$REPO"/patches/A/*.patch "$REPO"/patches/B/*.patch "$REPO"/patches/*.patch
@@ -115,7 +109,8 @@ for s in A B; do
 	add_selftests "$s"
 	mkdir -p "$REPO/patches/$s"
 	git -C "$wt" format-patch -q --no-signature --zero-commit -N --cover-letter \
-		--subject-prefix=PATCH -o "$REPO/patches/$s" "$start..HEAD" >/dev/null
+		--subject-prefix="PATCH $SERIES_VERSION" --base="$base" \
+		-o "$REPO/patches/$s" "$start..HEAD" >/dev/null
 	cover "$s" "$REPO/patches/$s"
 done
 {

@@ -240,6 +240,20 @@ selftest_file() { # SERIES FILE: the file as the series has it
 # no edit of the kernel (build-kernel.sh's stamp, prepare-tree.sh, make
 # export).
 KTREE_PATHS=". :(exclude)tools/testing/selftests/filesystems/xattr"
+# The version of the series in the patches' subjects ([PATCH v4 n/m]).
+SERIES_VERSION=v4
+# pristine_commit TREE VERSION: the commit of Debian's source tree object
+# TREE (linux-source-6.12 VERSION), with a fixed author, committer and
+# date, so that its id is the same on every machine: the patches'
+# base-commit: line names it, and prepare-tree.sh makes it the pristine
+# branch.
+pristine_commit() {
+	GIT_AUTHOR_NAME=xattrns GIT_AUTHOR_EMAIL=xattrns@localhost \
+	GIT_COMMITTER_NAME=xattrns GIT_COMMITTER_EMAIL=xattrns@localhost \
+	GIT_AUTHOR_DATE='2021-09-02T15:22:28Z' GIT_COMMITTER_DATE='2021-09-02T15:22:28Z' \
+		git -C "$XATTRNS_KTREE" commit-tree "$1" -m "linux-source-6.12 $2 (pristine)" \
+		-m "Debian's $SRC_TARBALL with its top-level packaging ignore lines dropped from .gitignore."
+}
 new_worktree() { # new_worktree DIR REF: a detached worktree of the kernel tree
 	# git leaves a worktree "locked" when an add is interrupted; clear it
 	git -C "$XATTRNS_KTREE" worktree remove --force --force "$1" >/dev/null 2>&1 ||
@@ -365,10 +379,12 @@ guest_timeout() { # guest_timeout KERNEL FUZZ_SECONDS
 
 # boot_both MODE: boot the stock and the patched kernel in MODE at once
 # (scripts/host/boot.sh, with the caller's environment); fails if either does.
+# (the patched guest: ${2:-patched}; make bench boots patched-off, whose
+# switches its tool turns on halfway)
 boot_both() {
 	local k p pids="" rc=0
 
-	for k in stock patched; do
+	for k in stock "${2:-patched}"; do
 		"$REPO/scripts/host/boot.sh" "$k" "$1" 2>&1 &
 		pids="$pids $!"
 	done
@@ -403,23 +419,36 @@ extra_initramfs() {
 	log "$name initramfs: $OUT/initramfs-$name.cpio.gz ($(du -h "$OUT/initramfs-$name.cpio.gz" | cut -f1))"
 }
 
-# extra_guests NAME [BUILD]: boot the stock and the patched kernel at once
-# in mode NAME with extra_initramfs NAME's initramfs (their kernels from
-# the trees' BUILD directory when given), each guest's tally into
-# $OUT/result-NAME-KERNEL.txt; non-zero when either failed. make archive
-# and make containers.
+# extra_guests NAME [BUILD]: boot the kernels in mode NAME with
+# extra_initramfs NAME's initramfs (their kernels from the trees' BUILD
+# directory when given), each guest's tally into $OUT/result-NAME-GUEST.txt;
+# non-zero when any failed. make archive and make containers. The switches
+# go from 0 to 1 once per boot, so the patched kernel boots twice on one
+# ext4 disk: "patched" (switches 1) and then "patched-off" (switches 0),
+# while "stock" runs beside them.
 extra_guests() {
-	local name=$1 build=${2:-} k p pids="" rc=0 t
+	local name=$1 build=${2:-} g p pids="" rc=0 t disk=$OUT/$1-ext4.img
 	t=$(now)
-	for k in stock patched; do
-		XATTRNS_KIMAGE=${build:+$(tree_of "$k")/$build/arch/x86/boot/bzImage} \
+	rm -f "$disk"
+	truncate -s 256M "$disk"
+	mkfs.ext4 -q -F "$disk"
+	boot_extra() { # GUEST [DISK]
+		XATTRNS_KIMAGE=${build:+$(tree_of "$(guest_kernel "$1")")/$build/arch/x86/boot/bzImage} \
 			XATTRNS_INITRD=$OUT/initramfs-$name.cpio.gz XATTRNS_LOG_SUFFIX=-$name \
-			"$REPO/scripts/host/boot.sh" "$k" "$name" >"$OUT/result-$name-$k.txt" &
-		pids="$pids $!"
-	done
+			XATTRNS_EXT4_IMG=${2:-} \
+			"$REPO/scripts/host/boot.sh" "$1" "$name" >"$OUT/result-$name-$1.txt"
+	}
+	boot_extra stock &
+	pids="$pids $!"
+	(
+		boot_extra patched "$disk" || exit 1
+		boot_extra patched-off "$disk"
+	) &
+	pids="$pids $!"
 	for p in $pids; do
 		wait "$p" || rc=1
 	done
+	rm -f "$disk"
 	phase_end "guest runs" "$t"
 	return "$rc"
 }

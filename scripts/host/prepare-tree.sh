@@ -49,8 +49,7 @@ if [ ! -d "$XATTRNS_KTREE/.git" ]; then
 	git config gc.auto 0
 	log "committing the pristine source (about a minute)"
 	git add -A
-	git commit -q -m "linux-source-6.12 $pkgver (pristine)" \
-		-m "Debian's $SRC_TARBALL with its top-level packaging ignore lines dropped from .gitignore."
+	git update-ref refs/heads/pristine "$(pristine_commit "$(git write-tree)" "$pkgver")"
 	tag=pristine-$(printf '%s' "$pkgver" | tr '~:' '__')
 	git tag "$tag"
 	printf '_build/\n_build-debug/\n/tools/testing/selftests/filesystems/xattr/\n' >>.git/info/exclude

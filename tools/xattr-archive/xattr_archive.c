@@ -3,7 +3,7 @@
  * xattr_archive: round trips of xattrs on every file type through Debian's
  * archive and copy tools, as KTAP on standard output.
  *
- *   xattr_archive DIR
+ *   xattr_archive DIR	(DIR on ext4; the same DIR in both boots)
  *
  * Tools: GNU tar, bsdtar (libarchive), cp -a, rsync -aX, mksquashfs and
  * unsquashfs (also with -ignore-errors), run from /usr/bin. Each round
@@ -23,7 +23,10 @@
  * the switch on, unpacked with it off: an archive of a patched host
  * restored on a stock one; not for cp and rsync, which copy in one step).
  * The source is always labelled with the switch on; a stock kernel, which
- * has no switch, runs mode "stock" with the expectations of mode 0.
+ * has no switch, runs mode "stock" with the expectations of mode 0. The
+ * switches only go from 0 to 1, once per boot: a patched kernel runs in two
+ * boots on one disk, first with both switches 1, then with both 0 (see
+ * boot_steps()); make archive carries the disk from one to the other.
  *
  * Expected: a node comes back unless an unprivileged caller would have to
  * mknod a device, or the tool does not archive sockets (tar, bsdtar: pax
@@ -429,51 +432,101 @@ static void show_log(const char *log)
 	fclose(f);
 }
 
-static void round_trip(const char *base, const struct scase *c, const struct mode *m,
-		       const struct tool *t, enum actor who, bool patched)
-{
+/* A round trip's directory on the (carried) disk, and what it records */
+struct rt {
 	char dir[600], src[700], dst[700], arch[700], log[700], what[200];
-	char path[800], want[256], got[256], view_src[1024], view_dst[1024];
-	uid_t uid = who == ROOT ? 0 : OWNER;
-	int labelled, rc_pack = 0, rc_unpack;
-	size_t i;
+	uid_t uid;
+};
 
-	snprintf(dir, sizeof(dir), "%s/%s-%s-%s-%s", base, c->name[0] == 'u' ? "user" : "trusted",
+static void rt_init(struct rt *r, const char *base, const struct scase *c,
+		    const struct mode *m, const struct tool *t, enum actor who)
+{
+	snprintf(r->dir, sizeof(r->dir), "%s/%s-%s-%s-%s", base,
+		 c->name[0] == 'u' ? "user" : "trusted",
 		 m->name + (m->pack >= 0 ? 7 : 0), t->name, actor_name[who]);
-	for (char *p = dir + strlen(base); *p; p++)
+	for (char *p = r->dir + strlen(base); *p; p++)
 		if (*p == ' ' || *p == '>')
 			*p = '_';
-	snprintf(src, sizeof(src), "%s/src", dir);
-	snprintf(dst, sizeof(dst), "%s/dst", dir);
-	snprintf(arch, sizeof(arch), "%s/archive", dir);
-	snprintf(log, sizeof(log), "%s/log", dir);
-	mkdir_owned(dir, uid);
-	mkdir_owned(src, OWNER);
-	mkdir_owned(dst, uid);
-	for (i = 0; i < NR_NODES; i++)
-		mknode(src, &nodes[i]);
-	if (patched)
-		set_switch(c->sw, 1);
-	labelled = label_tree(c->writer, src, c->xattr);
+	snprintf(r->src, sizeof(r->src), "%s/src", r->dir);
+	snprintf(r->dst, sizeof(r->dst), "%s/dst", r->dir);
+	snprintf(r->arch, sizeof(r->arch), "%s/archive", r->dir);
+	snprintf(r->log, sizeof(r->log), "%s/log", r->dir);
+	snprintf(r->what, sizeof(r->what), "%s, %s, %s, %s", t->name, c->name,
+		 actor_name[who], m->name);
+	r->uid = who == ROOT ? 0 : OWNER;
+}
 
-	set_switch(c->sw, m->pack);
+/* a number the round trip records in its directory for a later boot */
+static void rt_put(const struct rt *r, const char *key, int val)
+{
+	char path[800];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, key);
+	f = fopen(path, "we");
+	if (!f || fprintf(f, "%d\n", val) < 0 || fclose(f))
+		bail("%s", path);
+}
+
+static int rt_get(const struct rt *r, const char *key)
+{
+	char path[800];
+	int val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, key);
+	f = fopen(path, "re");
+	if (!f || fscanf(f, "%d", &val) != 1)
+		bail("%s: not recorded (did the boot at switch 1 run first?)", path);
+	fclose(f);
+	return val;
+}
+
+/* The source tree, labelled by the case's writer (with the switch on). */
+static void rt_prepare(const struct rt *r, const struct scase *c)
+{
+	size_t i;
+
+	mkdir_owned(r->dir, r->uid);
+	mkdir_owned(r->src, OWNER);
+	mkdir_owned(r->dst, r->uid);
+	for (i = 0; i < NR_NODES; i++)
+		mknode(r->src, &nodes[i]);
+	rt_put(r, "labelled", label_tree(c->writer, r->src, c->xattr));
+	rt_put(r, "pack.rc", 0);
+}
+
+static void rt_pack(const struct rt *r, const struct tool *t, enum actor who)
+{
 	if (t->pack[0])
-		rc_pack = run_as(who, t->pack, src, dst, arch, log);
-	set_switch(c->sw, m->unpack);
-	rc_unpack = run_as(who, t->unpack, src, dst, arch, log);
-	if (patched)
-		set_switch(c->sw, 1);	/* check what is on disk */
-	snprintf(what, sizeof(what), "%s, %s, %s, %s", t->name, c->name, actor_name[who], m->name);
+		rt_put(r, "pack.rc", run_as(who, t->pack, r->src, r->dst, r->arch, r->log));
+}
+
+static void rt_unpack(const struct rt *r, const struct tool *t, enum actor who)
+{
+	rt_put(r, "unpack.rc", run_as(who, t->unpack, r->src, r->dst, r->arch, r->log));
+}
+
+/* What the copy holds, checked by root with the switches on where there are any. */
+static void rt_check(const struct rt *r, const struct scase *c, const struct mode *m,
+		     const struct tool *t, enum actor who)
+{
+	int labelled = rt_get(r, "labelled"), rc_pack = rt_get(r, "pack.rc");
+	int rc_unpack = rt_get(r, "unpack.rc");
+	char path[800], want[256], got[256], view_src[1024], view_dst[1024];
+	const char *what = r->what;
+	size_t i;
+
 	printf("# %s: source labelled on %d of %zu nodes; pack exit %d, unpack exit %d\n",
 	       what, labelled, NR_NODES, rc_pack, rc_unpack);
 	if (rc_pack >= 126 || rc_unpack >= 126) {
-		show_log(log);
+		show_log(r->log);
 		bail("%s: the tool could not be run", what);
 	}
 	if (rc_pack || rc_unpack)
-		show_log(log);
+		show_log(r->log);
 	if (abort_expected(t, m)) {
-		result(rc_unpack == 1 && log_has(log, "FATAL ERROR: write_xattr"),
+		result(rc_unpack == 1 && log_has(r->log, "FATAL ERROR: write_xattr"),
 		       "%s: stops at the first xattr it may not write (exit %d)", what, rc_unpack);
 		return;
 	}
@@ -486,7 +539,7 @@ static void round_trip(const char *base, const struct scase *c, const struct mod
 		bool have_node;
 		ssize_t n;
 
-		snprintf(path, sizeof(path), "%s/%s", dst, nd->name);
+		snprintf(path, sizeof(path), "%s/%s", r->dst, nd->name);
 		have_node = !lstat(path, &st) && (st.st_mode & S_IFMT) == nd->type;
 		/* the name says what is expected; a failure says what happened */
 		if (!want_node || !have_node) {
@@ -506,7 +559,7 @@ static void round_trip(const char *base, const struct scase *c, const struct mod
 		} else {
 			char spath[800];
 
-			snprintf(spath, sizeof(spath), "%s/%s", src, nd->name);
+			snprintf(spath, sizeof(spath), "%s/%s", r->src, nd->name);
 			trusted_view(spath, view_src, sizeof(view_src));
 			trusted_view(path, view_dst, sizeof(view_dst));
 			have_xattr = *view_src && !strcmp(view_src, view_dst);
@@ -518,12 +571,69 @@ static void round_trip(const char *base, const struct scase *c, const struct mod
 	}
 }
 
+/* The switches as this boot has them: -1 (stock), 0 or 1 (both the same) */
+static int boot_switches(void)
+{
+	char a[8] = "", b[8] = "";
+	FILE *f;
+
+	if (access(SW_USER, F_OK) || access(SW_TRUSTED, F_OK))
+		return -1;
+	f = fopen(SW_USER, "re");
+	if (!f || !fgets(a, sizeof(a), f))
+		bail("%s", SW_USER);
+	fclose(f);
+	f = fopen(SW_TRUSTED, "re");
+	if (!f || !fgets(b, sizeof(b), f))
+		bail("%s", SW_TRUSTED);
+	fclose(f);
+	if (strcmp(a, b))
+		bail("the switches differ (%s, %s): boot with both 0 or both 1", a, b);
+	return atoi(a);
+}
+
+/*
+ * Which round trips a boot runs, and which of their steps. The switches go
+ * from 0 to 1 once per boot, so a patched kernel takes two boots on the
+ * same disk: the first, at 1, labels every source, runs mode "switch 1"
+ * and packs mode "switch 1>0"; the second, at 0, packs and unpacks mode
+ * "switch 0", unpacks "switch 1>0", then sets the switches and checks both.
+ * A stock kernel runs its one mode in one boot.
+ */
+static bool in_boot(const struct mode *m, int sw)
+{
+	return sw < 0 || m->unpack == sw;
+}
+
+static void boot_steps(const char *base, const struct mode *m, const struct tool *t,
+		       const struct scase *c, enum actor who, int sw, int step)
+{
+	struct rt r;
+
+	rt_init(&r, base, c, m, t, who);
+	switch (step) {
+	case 0:		/* at the boot's switch */
+		if (sw != 0)
+			rt_prepare(&r, c);
+		if (m->pack == sw)
+			rt_pack(&r, t, who);
+		if (in_boot(m, sw))
+			rt_unpack(&r, t, who);
+		if (sw != 0 && in_boot(m, sw))
+			rt_check(&r, c, m, t, who);
+		break;
+	case 1:		/* the boot at 0, once its switches are set */
+		if (sw == 0 && in_boot(m, sw))
+			rt_check(&r, c, m, t, who);
+		break;
+	}
+}
+
 int main(int argc, char **argv)
 {
-	bool patched = !access(SW_USER, F_OK) && !access(SW_TRUSTED, F_OK);
-	const struct mode *modes = patched ? patched_modes : stock_modes;
-	size_t nmodes = patched ? 3 : 1, ci, mi, ti;
-	int ai, plan = 0;
+	int sw = boot_switches(), ai, plan = 0, step;
+	const struct mode *modes = sw >= 0 ? patched_modes : stock_modes;
+	size_t nmodes = sw >= 0 ? 3 : 1, ci, mi, ti;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: xattr_archive DIR\n");
@@ -533,28 +643,35 @@ int main(int argc, char **argv)
 	for (ci = 0; ci < 2; ci++)
 		for (mi = 0; mi < nmodes; mi++)
 			for (ti = 0; ti < NR_TOOLS; ti++)
-				if (tools[ti].pack[0] || modes[mi].pack == modes[mi].unpack)
+				if ((tools[ti].pack[0] || modes[mi].pack == modes[mi].unpack) &&
+				    in_boot(&modes[mi], sw))
 					plan += cases[ci].nactors *
 						nr_results(&tools[ti], &modes[mi]);
 	printf("TAP version 13\n1..%d\n", plan);
-	printf("# kernel %s: modes%s\n", patched ? "patched" : "stock",
-	       patched ? " switch 0, 1 and 1>0" : " stock (no switches)");
+	printf("# kernel %s\n", sw < 0 ? "stock (no switches)" : sw ?
+	       "patched, switches 1: labels every source, mode switch 1, packs switch 1>0" :
+	       "patched, switches 0: modes switch 0 and (unpacking) switch 1>0");
 	for (ti = 0; ti < NR_TOOLS; ti++)
 		if (access(tools[ti].bin, X_OK))
 			bail("%s: no %s", tools[ti].name, tools[ti].bin);
-	for (ci = 0; ci < 2; ci++)
-		for (mi = 0; mi < nmodes; mi++)
-			for (ti = 0; ti < NR_TOOLS; ti++) {
-				if (!tools[ti].pack[0] && modes[mi].pack != modes[mi].unpack)
-					continue;
-				for (ai = 0; ai < cases[ci].nactors; ai++)
-					round_trip(argv[1], &cases[ci], &modes[mi], &tools[ti],
-						   cases[ci].actors[ai], patched);
-			}
-	if (patched) {
-		set_switch(SW_USER, 0);
-		set_switch(SW_TRUSTED, 0);
+	for (step = 0; step < 2; step++) {
+		if (step == 1 && sw == 0) {
+			/* what is on disk is read with the switches on */
+			set_switch(SW_USER, 1);
+			set_switch(SW_TRUSTED, 1);
+		}
+		for (ci = 0; ci < 2; ci++)
+			for (mi = 0; mi < nmodes; mi++)
+				for (ti = 0; ti < NR_TOOLS; ti++) {
+					if (!tools[ti].pack[0] &&
+					    modes[mi].pack != modes[mi].unpack)
+						continue;
+					for (ai = 0; ai < cases[ci].nactors; ai++)
+						boot_steps(argv[1], &modes[mi], &tools[ti],
+							   &cases[ci], cases[ci].actors[ai],
+							   sw, step);
+				}
 	}
 	printf("# %d tests\n", test_no);
-	return 0;
+	return test_no == plan ? 0 : 1;
 }

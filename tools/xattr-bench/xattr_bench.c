@@ -730,27 +730,37 @@ static void bench_tree(const char *base, bool on)
 	in_namespace(1, case_tree, kase);
 }
 
+/* The filesystems to measure: FSTYPE=DIR arguments and the test disks */
+static struct bench_target {
+	const char *fstype;
+	const char *dir;
+} targets[8];
+static int ntargets;
+
 /*
  * Stock: the stock cases twice. Patched: the same with both switches 0
  * (which must cost what stock's first pass costs), then everything with
- * both switches 1.
+ * both switches 1. The switches only go from 0 to 1, once per boot: every
+ * filesystem's first pass comes before the switch, every second pass after.
  */
-static void bench_fs(const char *base)
+static void bench_all(void)
 {
-	if (!patched) {
-		bench_pass(base, 1, false);
-		bench_pass(base, 2, false);
-		if (wall)
-			bench_tree(base, false);
-		return;
+	int pass, i;
+
+	if (patched)
+		set_switches(0, 0);
+	for (pass = 1; pass <= 2; pass++) {
+		bool on = patched && pass == 2;
+
+		if (on)
+			set_switches(1, 1);
+		for (i = 0; i < ntargets; i++) {
+			fsname = targets[i].fstype;
+			bench_pass(targets[i].dir, pass, on);
+			if (pass == 2 && wall)
+				bench_tree(targets[i].dir, on);
+		}
 	}
-	set_switches(0, 0);
-	bench_pass(base, 1, false);
-	set_switches(1, 1);
-	bench_pass(base, 2, true);
-	if (wall)
-		bench_tree(base, true);
-	set_switches(0, 0);
 }
 
 /* xattrns.bench=wall on the kernel command line (or XATTR_BENCH_MODE=wall) */
@@ -772,25 +782,24 @@ static bool wall_mode(void)
 	return strstr(buf, "xattrns.bench=wall") != NULL;
 }
 
-/* Mount the disk $env as fstype (the guest's test disks) and bench it. */
-static void bench_disk(const char *fstype, const char *env)
+/* Mount the disk $env as fstype (the guest's test disks), to bench it. */
+static void add_disk(const char *fstype, const char *env)
 {
 	const char *dev = getenv(env);
-	static char dir[64];
+	char *dir;
 
 	if (!dev || !*dev)
 		return;
-	snprintf(dir, sizeof(dir), "/mnt/bench-%s", fstype);
+	if (asprintf(&dir, "/mnt/bench-%s", fstype) < 0)
+		die("asprintf");
 	mkdir(dir, 0755);
 	if (mount(dev, dir, fstype, 0, NULL)) {
 		fprintf(stderr, "xattr_bench: mount %s (%s) on %s: %s\n", dev, fstype, dir,
 			strerror(errno));
 		exit(1);
 	}
-	fsname = fstype;
-	bench_fs(dir);
-	if (umount(dir))
-		fprintf(stderr, "xattr_bench: umount %s: %s\n", dir, strerror(errno));
+	targets[ntargets].fstype = fstype;
+	targets[ntargets++].dir = dir;
 }
 
 int main(int argc, char **argv)
@@ -810,6 +819,10 @@ int main(int argc, char **argv)
 	printf("BENCH-CLOCK|%llu|%llu|%d\n",
 	       (unsigned long long)res.tv_sec * 1000000000ull + res.tv_nsec,
 	       (unsigned long long)clock_step_ns(), ITER);
+	if (argc - 1 > (int)(sizeof(targets) / sizeof(targets[0])) - 2) {
+		fprintf(stderr, "xattr_bench: too many filesystems\n");
+		return 2;
+	}
 	for (i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 
@@ -818,10 +831,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		*eq = 0;
-		fsname = argv[i];
-		bench_fs(eq + 1);
+		targets[ntargets].fstype = argv[i];
+		targets[ntargets++].dir = eq + 1;
 	}
-	bench_disk("xfs", "XATTR_TEST_DEV_XFS");
-	bench_disk("btrfs", "XATTR_TEST_DEV_BTRFS");
+	add_disk("xfs", "XATTR_TEST_DEV_XFS");
+	add_disk("btrfs", "XATTR_TEST_DEV_BTRFS");
+	bench_all();
+	for (i = 0; i < ntargets; i++)
+		if (!strncmp(targets[i].dir, "/mnt/bench-", 11) && umount(targets[i].dir))
+			fprintf(stderr, "xattr_bench: umount %s: %s\n", targets[i].dir,
+				strerror(errno));
 	return 0;
 }

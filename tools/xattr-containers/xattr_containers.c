@@ -630,12 +630,31 @@ static void make_storage_layer(const char *src)
 	}
 }
 
+/* The steps of part_layer(): a layer packed at 1 is unpacked at 0 in the next boot */
+#define LAYER_PACK	1
+#define LAYER_UNPACK	2
+#define LAYER_CHECK	4
+#define LAYER_ALL	(LAYER_PACK | LAYER_UNPACK | LAYER_CHECK)
+
+/* tar's exit statuses, kept in the layer's directory between the steps */
+static void layer_rc(const char *w, int *rc, bool save)
+{
+	char path[700];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/rc", w);
+	f = fopen(path, save ? "we" : "re");
+	if (!f || (save ? fprintf(f, "%d %d\n", rc[0], rc[1]) < 0 :
+		   fscanf(f, "%d %d", &rc[0], &rc[1]) != 2) || fclose(f))
+		bail("%s: %s", path, save ? "cannot save" : "not saved (did the boot at switch 1 run first?)");
+}
+
 /*
  * Pack a layer of mode m in the container, unpack it at mode unpack:
  * fuse-overlayfs's upper layer of part 1, or (storage) a containers/storage
- * layer made here.
+ * layer made here. steps: LAYER_*, which of pack, unpack and check to run.
  */
-static void part_layer(const char *dir, enum mode m, enum mode unpack, bool storage)
+static void part_layer(const char *dir, enum mode m, enum mode unpack, bool storage, int steps)
 {
 	char w[300], src[600], dst[600], arch[700], log[700], p[700];
 	char *pack_argv[] = { TAR, "--xattrs", "--xattrs-include=*", "-cf", arch, "-C", src, ".", NULL };
@@ -651,18 +670,24 @@ static void part_layer(const char *dir, enum mode m, enum mode unpack, bool stor
 		bail("mmap");
 	/* the container's own directory: the archive, tar's log, the layers */
 	snprintf(w, sizeof(w), "%s/layer-%d-%d-%d", dir, m, unpack, storage);
-	mkdir_as(w, USER);
-	if (storage) {
+	if (storage)
 		snprintf(src, sizeof(src), "%s/src", w);
-		mkdir_as(src, USER);
-	} else {
+	else
 		snprintf(src, sizeof(src), "%s/fo-%d/upper", dir, m);
-	}
 	snprintf(dst, sizeof(dst), "%s/root", w);
-	mkdir_as(dst, USER);
 	snprintf(arch, sizeof(arch), "%s/layer.tar", w);
 	snprintf(log, sizeof(log), "%s/tar.log", w);
+	if (steps & LAYER_PACK) {
+		mkdir_as(w, USER);
+		if (storage)
+			mkdir_as(src, USER);
+		mkdir_as(dst, USER);
+	} else {
+		layer_rc(w, rc, false);
+	}
 	for (i = 0; i < 2; i++) {
+		if (!(steps & (i ? LAYER_UNPACK : LAYER_PACK)))
+			continue;
 		set_switches(i ? unpack : m);
 		pid = container_fork();
 		if (pid == 0) {
@@ -673,6 +698,11 @@ static void part_layer(const char *dir, enum mode m, enum mode unpack, bool stor
 		}
 		if (ns_wait(pid))
 			rc[i] = -1;
+	}
+	if (!(steps & LAYER_CHECK)) {
+		layer_rc(w, rc, true);
+		munmap(rc, 2 * sizeof(int));
+		return;
 	}
 	printf("# %s %s > %s: tar -c %d, tar -x %d\n", what, mode_name[m], mode_name[unpack],
 	       rc[0], rc[1]);
@@ -717,10 +747,39 @@ static void part_layer(const char *dir, enum mode m, enum mode unpack, bool stor
 	munmap(rc, 2 * sizeof(int));
 }
 
+/* The switches as this boot has them: STOCK (none), SW0 or SW1 (both the same) */
+static enum mode boot_mode(void)
+{
+	char a[8] = "", b[8] = "";
+	FILE *f;
+
+	if (access(SW_USER, F_OK) || access(SW_TRUSTED, F_OK))
+		return STOCK;
+	f = fopen(SW_USER, "re");
+	if (!f || !fgets(a, sizeof(a), f))
+		bail("%s", SW_USER);
+	fclose(f);
+	f = fopen(SW_TRUSTED, "re");
+	if (!f || !fgets(b, sizeof(b), f))
+		bail("%s", SW_TRUSTED);
+	fclose(f);
+	if (strcmp(a, b))
+		bail("the switches differ: boot with both 0 or both 1");
+	return atoi(a) ? SW1 : SW0;
+}
+
+/*
+ * The switches go from 0 to 1 once per boot, so a patched kernel runs in two
+ * boots on the same disk: the first with both switches 1 (mode "switch 1",
+ * and the packing of the layers to unpack at 0), the second with both 0
+ * (mode "switch 0", then the unpacking at 0 of what the first packed, then
+ * the checks of those, with the switches set). make containers carries the
+ * disk from one boot to the other.
+ */
 int main(int argc, char **argv)
 {
-	bool patched = !access(SW_USER, F_OK) && !access(SW_TRUSTED, F_OK);
-	enum mode m, first = patched ? SW0 : STOCK, last = patched ? SW1 : STOCK;
+	enum mode m = boot_mode();
+	int storage;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: xattr_containers DIR\n");
@@ -732,28 +791,29 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
-	printf("# kernel %s\n", patched ? "patched: switches 0 and 1" : "stock (no switches)");
+	printf("# kernel %s\n", m == STOCK ? "stock (no switches)" : m == SW1 ?
+	       "patched, switches 1: mode switch 1, packs the layers of switch 1 > switch 0" :
+	       "patched, switches 0: mode switch 0, unpacks the layers of switch 1 > switch 0");
 	if (access(FUSE_OVERLAYFS, X_OK) || access(TAR, X_OK))
 		bail("no %s or %s", FUSE_OVERLAYFS, TAR);
 	if (access("/dev/fuse", F_OK))
 		bail("no /dev/fuse: the kernel needs CONFIG_FUSE_FS");
 	if (chmod("/dev/fuse", 0666))
 		bail("chmod /dev/fuse");
-	for (m = first; m <= last; m++) {
-		part_fuse_overlayfs(argv[1], m);
-		part_overlayfs(argv[1], m, false);
-		part_overlayfs(argv[1], m, true);
+	part_fuse_overlayfs(argv[1], m);
+	part_overlayfs(argv[1], m, false);
+	part_overlayfs(argv[1], m, true);
+	for (storage = 0; storage < 2; storage++) {
+		part_layer(argv[1], m, m, storage, LAYER_ALL);
+		if (m == SW1)
+			part_layer(argv[1], SW1, SW0, storage, LAYER_PACK);
 	}
-	for (m = first; m <= last; m++) {
-		int storage;
-
-		for (storage = 0; storage < 2; storage++) {
-			part_layer(argv[1], m, m, storage);
-			if (m == SW1)
-				part_layer(argv[1], SW1, SW0, storage);
-		}
+	if (m == SW0) {
+		for (storage = 0; storage < 2; storage++)
+			part_layer(argv[1], SW1, SW0, storage, LAYER_UNPACK);
+		for (storage = 0; storage < 2; storage++)
+			part_layer(argv[1], SW1, SW0, storage, LAYER_CHECK);
 	}
-	set_switches(first);
 	printf("1..%d\n", test_no);
 	return 0;
 }
