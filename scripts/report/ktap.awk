@@ -4,7 +4,8 @@
 # run_kselftest.sh and print one summary line:
 #     NAME: N passed, N failed, N skipped
 # Leaf results count: the subtests a program reports, or the program's own
-# result when it reports none. Exit status 0 only when every result is ok
+# result when it reports none, and each case of the KUnit suites that ran at
+# boot (XATTRNS-KUNIT-BEGIN ... -END). Exit status 0 only when every result is ok
 # or skipped, the plans are complete, the guest reached its end marker, no
 # tool the guest ran reported a failure (XATTRNS-<TOOL>-END rc=N) and the
 # kernel logged no warning, BUG, oops, lockdep or sanitizer report. Each
@@ -144,6 +145,28 @@ BEGIN {
 	next
 }
 indmesg { next }
+# The KUnit tests built into the kernel (the patched kernels' name codec),
+# which ran at boot: the guest prints their cases from the kernel log
+# between these markers; each case is one result, kunit.SUITE.CASE.
+/XATTRNS-KUNIT-BEGIN/ { inkunit = 1; next }
+/XATTRNS-KUNIT-END/ { inkunit = 0; next }
+inkunit && /^    # Subtest: / { ksuite = line; sub(/^    # Subtest: /, "", ksuite); next }
+inkunit && /^    (not )?ok [0-9]+ / {
+	d = directive(line)
+	tname = line
+	sub(/^    (not )?ok [0-9]+ /, "", tname)
+	tname = "kunit." ksuite "." tname
+	if ((line ~ /^    not ok/ && d != "skip") || d == "xpass") {
+		failed++
+		failures[++nfail] = tname
+	} else if (d == "skip") {
+		skip_result(tname, line)
+	} else {
+		passed++
+	}
+	next
+}
+inkunit { next }
 # top level: the runner's own plan and one result per program
 /^1\.\.[0-9]+/ && !toplevel_planned {
 	toplevel_planned = 1

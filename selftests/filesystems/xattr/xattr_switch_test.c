@@ -5,7 +5,9 @@
  * under load: it must run last in a boot that starts with both at 0 (the
  * Makefile lists it last; run_kselftest.sh keeps that order), and then
  * leaves both at 1. In a boot that set them on its command line it checks
- * that they stay 1.
+ * that they stay 1. Since a switch cannot be cleared, the step is only
+ * taken with XATTR_TEST_SET_SWITCHES=1 in the environment (a test VM that
+ * is thrown away afterwards); it SKIPs otherwise.
  *
  * transition_under_load: on every filesystem at hand at once (tmpfs, and
  * ext4, xfs, btrfs, jfs and f2fs when a device or mkfs is there), callers
@@ -16,6 +18,9 @@
  * caller must have met both settings, or the test proved nothing. A kernel
  * that hangs a caller is what the kernel's hung-task detector and the
  * test's timeout find.
+ *
+ * root_load: the same filesystems loaded by root alone, on any kernel,
+ * with no switch involved.
  */
 #include "xattr_util.h"
 #include <time.h>
@@ -219,6 +224,100 @@ FIXTURE_TEARDOWN(xattr_switch)
 {
 }
 
+/*
+ * The same filesystems under load by root alone, on any kernel and at
+ * either setting: set, get, list and remove of trusted.* and user.* names
+ * of one file, four callers at once. Every call succeeds or meets a
+ * fellow caller's removal (ENODATA), and every caller finishes: a task
+ * that hangs is what the test's timeout and the kernel's hung-task
+ * detector report. (v3 hung once on jfs in a longer run; this load on a
+ * stock kernel tells a filesystem's own hang from the series'.)
+ */
+static void xst_root_caller(struct __test_metadata *_metadata,
+			    struct xst_shared *sh, int who, const char *dir)
+{
+	static const char * const names[] = {
+		"trusted.a", "trusted.b", "user.a", "user.b",
+	};
+	static char list[XATTR_LIST_MAX];
+	unsigned long calls = 0;
+	char f[PATH_MAX], buf[16];
+	const char *n;
+	int ret;
+
+	snprintf(f, sizeof(f), "%s/f", dir);
+	while (!sh->stop && !_metadata->exit_code) {
+		n = names[(calls + who) % ARRAY_SIZE(names)];
+		switch ((calls + who) % 4) {
+		case 0:
+			XT_EQ(0, lsetxattr(f, n, "v", 1, 0));
+			break;
+		case 1:
+			ret = lgetxattr(f, n, buf, sizeof(buf));
+			XT_CHECK(ret == 1 || (ret < 0 && errno == ENODATA));
+			break;
+		case 2:
+			XT_CHECK(llistxattr(f, list, sizeof(list)) >= 0);
+			break;
+		case 3:
+			ret = lremovexattr(f, n);
+			XT_CHECK(ret == 0 || errno == ENODATA);
+			break;
+		}
+		calls++;
+	}
+	TH_LOG("root caller %d on %s: %lu calls", who, dir, calls);
+}
+
+TEST_F_TIMEOUT(xattr_switch, root_load, 120)
+{
+	char dirs[ARRAY_SIZE(xst_fs)][64];
+	pid_t pids[ARRAY_SIZE(xst_fs) * 4];
+	struct xst_shared *sh;
+	int n = 0, nfs = 0, ret, failed = 0, who;
+	size_t i;
+
+	XT_NEED_ROOT();
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777"));
+	ASSERT_EQ(0, mkdir(XST_DIR, 0755));
+	for (i = 0; i < ARRAY_SIZE(xst_fs); i++) {
+		ret = xst_mount(_metadata, &xst_fs[i], dirs[nfs], sizeof(dirs[0]));
+		if (ret) {
+			TH_LOG("%s: not under load (%s)", xst_fs[i].fstype,
+			       strerror(-ret));
+			ASSERT_TRUE(ret == -ENOPKG || ret == -ENXIO || ret == -ENODEV);
+			continue;
+		}
+		nfs++;
+	}
+	ASSERT_LT(0, nfs);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
+	sh->stop = 0;
+	for (i = 0; i < (size_t)nfs; i++) {
+		for (who = 0; who < 4; who++) {
+			pids[n] = fork();
+			ASSERT_LE(0, pids[n]);
+			if (pids[n] == 0) {
+				xst_root_caller(_metadata, sh, who, dirs[i]);
+				_exit(_metadata->exit_code);
+			}
+			n++;
+		}
+	}
+	xst_wait_s(3 * XST_LOAD_SECONDS);
+	sh->stop = 1;
+	for (i = 0; i < (size_t)n; i++)
+		if (xt_wait(pids[i]))
+			failed++;
+	ASSERT_EQ(0, failed);
+	for (i = 0; i < (size_t)nfs; i++)
+		ASSERT_EQ(0, umount(dirs[i]));
+}
+
 TEST_F_TIMEOUT(xattr_switch, transition_under_load, 120)
 {
 	char dirs[ARRAY_SIZE(xst_fs)][64];
@@ -232,6 +331,9 @@ TEST_F_TIMEOUT(xattr_switch, transition_under_load, 120)
 		SKIP(return, "kernel without fs.xattr_user_special and fs.xattr_trusted_userns");
 	if (xt_switch(XT_SW_USER) || xt_switch(XT_SW_TRUSTED))
 		SKIP(return, "a switch was set at boot: the step from 0 to 1 is tested in a boot that starts at 0");
+	if (!getenv("XATTR_TEST_SET_SWITCHES") ||
+	    strcmp(getenv("XATTR_TEST_SET_SWITCHES"), "1"))
+		SKIP(return, "sets both switches for the rest of the boot: run with XATTR_TEST_SET_SWITCHES=1 (a test VM)");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU: no call runs while a switch changes");
 	ASSERT_EQ(0, unshare(CLONE_NEWNS));
