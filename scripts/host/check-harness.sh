@@ -141,6 +141,21 @@ fails "a host log without its plan fails" host "$tmp/host-noplan.log"
 host_log | sed '/^ok 3 /d' >"$tmp/host-short.log"
 fails "a host log with fewer results than its plan fails" host "$tmp/host-short.log"
 
+# the KUnit cases the guest copied from the kernel log count as results
+kunit_log() { # CASE2-RESULT: "ok" or "not ok"
+	variant "/^TAP version 13$/i\\
+XATTRNS-KUNIT-BEGIN\\
+    # Subtest: xattr_userns\\
+    ok 1 xattr_chain_len_test\\
+    $1 2 xattr_place_test\\
+XATTRNS-KUNIT-END"
+}
+kunit_log "ok" >"$tmp/kunit.log"
+passes "ktap.awk counts the KUnit cases of the kernel log as results" \
+	"guest: 4 passed, 0 failed, 1 skipped" guest "$tmp/kunit.log"
+kunit_log "not ok" >"$tmp/kunit-fail.log"
+fails "a failing KUnit case fails the guest tier" guest "$tmp/kunit-fail.log"
+
 variant '/^1\.\.2$/d' >"$tmp/noplan.log"
 fails "a guest log without the top-level plan fails" guest "$tmp/noplan.log"
 : >"$tmp/empty.log"

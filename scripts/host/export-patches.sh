@@ -108,7 +108,7 @@ for s in A B; do
 	done
 	add_selftests "$s"
 	mkdir -p "$REPO/patches/$s"
-	git -C "$wt" format-patch -q --no-signature --zero-commit -N --cover-letter \
+	git -C "$wt" format-patch -q --no-signature --zero-commit --cover-letter \
 		--subject-prefix="PATCH $SERIES_VERSION" --base="$base" \
 		-o "$REPO/patches/$s" "$start..HEAD" >/dev/null
 	cover "$s" "$REPO/patches/$s"
