@@ -579,6 +579,88 @@ TEST(no_user_handler)
 }
 
 /*
+ * An entry that exists on a FIFO although nobody could write it at this
+ * setting: ext4's debugfs puts user.seed on it, on the unmounted image, as
+ * a kernel with the switch set (or any other writer of the disk) leaves
+ * it. At 0 every caller is shown the name, as on a stock kernel, and none
+ * may read it; at 1 the owner and root read it, and a non-owner neither
+ * sees nor reads it.
+ */
+#define SEED_DIR "/tmp/xattr_user_special_seed"
+
+static void seed_caller(struct __test_metadata *_metadata, const char *fifo,
+			uid_t uid, bool listed, bool readable)
+{
+	char buf[256];
+	ssize_t len;
+
+	XT_EQ(0, xt_become(uid, uid));
+	len = llistxattr(fifo, buf, sizeof(buf));
+	XT_CHECK(len >= 0);
+	XT_EQ(listed, xt_list_has(buf, len, "user.seed"));
+	XT_EQ(len, llistxattr(fifo, NULL, 0));
+	if (readable) {
+		XT_EQ(4, lgetxattr(fifo, "user.seed", buf, sizeof(buf)));
+		XT_MEMEQ("seed", buf, 4);
+	} else {
+		XT_CHECK_ERR(lgetxattr(fifo, "user.seed", buf, sizeof(buf)),
+			     ENODATA);
+	}
+}
+
+TEST(seeded_entry_at_this_setting)
+{
+	char img[] = SEED_DIR "/ext4.img", dev[64], cmd[512];
+	const char *fifo = SEED_DIR "/mnt/fifo";
+	int sw = xt_switch(XT_SW_USER), i, ret;
+	pid_t pid;
+
+	XT_NEED_ROOT();
+	if (system("command -v mkfs.ext4 >/dev/null 2>&1 && command -v debugfs >/dev/null 2>&1"))
+		SKIP(return, "no mkfs.ext4 or debugfs (e2fsprogs)");
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, mount("tmpfs", "/tmp", "tmpfs", 0, NULL));
+	ASSERT_EQ(0, mkdir(SEED_DIR, 0755));
+	ASSERT_EQ(0, mkdir(SEED_DIR "/mnt", 0755));
+	snprintf(cmd, sizeof(cmd),
+		 "truncate -s 32M %s && mkfs.ext4 -q -F %s >/dev/null 2>&1", img, img);
+	ASSERT_EQ(0, system(cmd));
+	for (i = 0; i < 2; i++) {
+		ret = xt_loop_attach(img, dev, sizeof(dev), false);
+		if (ret == -ENXIO)
+			SKIP(return, "the kernel has no loop devices");
+		ASSERT_EQ(0, ret);
+		ASSERT_EQ(0, mount(dev, SEED_DIR "/mnt", "ext4", 0, NULL));
+		if (i)
+			break;
+		ASSERT_EQ(0, xt_mknode(fifo, S_IFIFO, XT_OWNER, XT_OWNER));
+		ASSERT_EQ(0, umount(SEED_DIR "/mnt"));
+		snprintf(cmd, sizeof(cmd),
+			 "debugfs -w -R 'ea_set /fifo user.seed seed' %s >/dev/null 2>&1",
+			 img);
+		ASSERT_EQ(0, system(cmd));
+	}
+	/*
+	 * root and the owner: listed at either setting, readable at 1; a
+	 * non-owner: listed at 0 only, never readable
+	 */
+	for (i = 0; i < 3; i++) {
+		uid_t uid = i == 0 ? 0 : i == 1 ? XT_OWNER : XT_OTHER;
+
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			seed_caller(_metadata, fifo, uid, i < 2 || !sw,
+				    i < 2 && sw);
+			_exit(_metadata->exit_code);
+		}
+		ASSERT_EQ(0, xt_wait(pid));
+	}
+	ASSERT_EQ(0, umount(SEED_DIR "/mnt"));
+}
+
+/*
  * The switch itself: 0 or 1 as this boot set it; only 0 and 1 are values,
  * once 1 it stays 1, and only the global administrator may write it. The
  * step from 0 to 1 is xattr_switch_test's.
