@@ -149,8 +149,8 @@ EOF
 		cat <<'EOF'
 
 What this does not prove: each mutation is one edit we thought of, and a test
-that skips proves nothing (the flip and race mutations need two vCPUs: their
-`Cpus: 2` line gives the guest two). The unmutated kernel passes the same
+that skips proves nothing (a mutation whose catching test needs two vCPUs says
+so with a `Cpus: 2` line, which gives the guest two). The unmutated kernel passes the same
 programs in every `make check`. CI runs the mutations too (`CI=true make check`,
 or `XATTRNS_CHECK_MUTATE=1 make check`: a `mutate:` tier, this page left as it
 is); by hand, run `make mutate` after changing a rule of the series, or
