@@ -284,10 +284,12 @@ CHECKPATCH_OPTS="--strict --no-signoff --ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHAN
 # idioms every harness test uses: macros that generate TEST_F()s and
 # FIXTURE_VARIANT_ADD()s (COMPLEX_MACRO, MULTISTATEMENT_MACRO_USE_DO_WHILE,
 # MACRO_ARG_REUSE of token-pasted names) and SKIP()/ASSERT wrappers that
-# return from the test (MACRO_WITH_FLOW_CONTROL); and A's selftest patch
+# return from the test (MACRO_WITH_FLOW_CONTROL), and value-printing
+# wrappers of an ASSERT with its TH_LOG block, one statement only inside a
+# do-while (SINGLE_STATEMENT_DO_WHILE_MACRO); and A's selftest patch
 # lists the new directory in MAINTAINERS, so B's, adding files to it,
 # does not need to (FILE_PATH_CHANGES).
-CHECKPATCH_SELFTEST_IGNORE="COMPLEX_MACRO,MULTISTATEMENT_MACRO_USE_DO_WHILE,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL"
+CHECKPATCH_SELFTEST_IGNORE="COMPLEX_MACRO,MULTISTATEMENT_MACRO_USE_DO_WHILE,SINGLE_STATEMENT_DO_WHILE_MACRO,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL"
 checkpatch_patch() { # TREE PATCH
 	local opts="$CHECKPATCH_OPTS"
 	if ! grep '^+++ b/' "$2" | grep -qv -e '^+++ b/tools/testing/selftests/' -e '^+++ b/MAINTAINERS$'; then

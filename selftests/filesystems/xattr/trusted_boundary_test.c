@@ -319,6 +319,9 @@ static pid_t ns_mounter(struct __test_metadata *_metadata, ns_fn fn,
 }
 
 #define NS_TMPFS "/tmp/xattr_boundary_ns"
+/* what the host lists of the namespace's names there (ns_tmpfs_names()) */
+#define NS_TMPFS_NAMES \
+	"trusted.<1000><0>kid|trusted.<1000>foo|trusted.<1000>overlay.opaque"
 
 /*
  * A tmpfs mounted inside a namespace belongs to it (its s_user_ns): the
@@ -428,8 +431,7 @@ TEST_F(nsmount, tmpfs_in_userns_names)
 	snprintf(d, sizeof(d), "/proc/%d/root" NS_TMPFS "/low1/d", pid);
 	ASSERT_EQ(0, trusted_names(d, names, sizeof(names)));
 	if (self->sw) {
-		ASSERT_STREQ("trusted.<1000><0>kid|trusted.<1000>foo|"
-			     "trusted.<1000>overlay.opaque", names);
+		ASSERT_STREQ(NS_TMPFS_NAMES, names);
 		ASSERT_TRUE(value_is(d, "trusted.<1000>overlay.opaque", "y"));
 		ASSERT_TRUE(value_is(d, "trusted.<1000><0>kid", "k"));
 		errno = 0;
@@ -870,6 +872,10 @@ TEST_F(kernfs, ns_names_refused_on_sysfs)
 	ASSERT_EQ(0, in_userns(_metadata, XT_OWNER, ns_sysfs_unprivileged, node));
 }
 
+/* the names on the lower file, as the host lists them through any mount */
+#define IDMAPPED_LOWER_NAMES \
+	"trusted.<1000>wrong|trusted.<2000>mine|trusted.<3000>other|trusted.host"
+
 /*
  * An overlayfs that a namespace mounts over an idmapped lower layer: the
  * mount shows the filesystem's uid 2000 as 1000, so the namespace whose
@@ -946,8 +952,7 @@ TEST_F(boundary, userns_overlay_idmapped_lower)
 	snprintf(f, sizeof(f), "%s/f", o.idmapped);
 	ASSERT_EQ(0, trusted_names(f, names, sizeof(names)));
 	/* the host's view through the mount: the names as stored */
-	ASSERT_STREQ("trusted.<1000>wrong|trusted.<2000>mine|"
-		     "trusted.<3000>other|trusted.host", names);
+	ASSERT_STREQ(IDMAPPED_LOWER_NAMES, names);
 
 	pid = ns_mounter(_metadata, ns_overlay_copy_up, (const char *)&o, &hold);
 	ASSERT_LT(0, pid);

@@ -1229,6 +1229,10 @@ TEST_F(trusted, userns_list_probe_and_erange)
 }
 
 /* io_uring's xattr operations give the results of the system calls. */
+/* an io_uring xattr operation: the result, or -errno (xt_uring_xattr()) */
+#define URING(op, fd, path, name, value, size, flags)			\
+	xt_uring_xattr(IORING_OP_##op, fd, path, name, value, size, flags)
+
 TEST_F(trusted, userns_io_uring)
 {
 	static const char * const l1[] = { NS_L1 };
@@ -1237,15 +1241,13 @@ TEST_F(trusted, userns_io_uring)
 
 	if (!xt_have_uring())
 		SKIP(return, "io_uring not available (CONFIG_IO_URING, io_uring_disabled)");
-	ret = xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.host", NULL, 0, 0);
+	ret = URING(GETXATTR, -1, f, "trusted.host", NULL, 0, 0);
 	ASSERT_EQ(1, ret);
 	if (!self->sw) {
 		/* stock: a namespace root gets what the system calls give */
 		IN_CHAIN(l1, 1, {
-			XT_EQ(-EPERM, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u",
-						"io", 2, 0));
-			XT_EQ(-ENODATA, xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.host",
-						NULL, 0, 0));
+			XT_EQ(-EPERM, URING(SETXATTR, -1, f, "trusted.u", "io", 2, 0));
+			XT_EQ(-ENODATA, URING(GETXATTR, -1, f, "trusted.host", NULL, 0, 0));
 		});
 		return;
 	}
@@ -1255,31 +1257,20 @@ TEST_F(trusted, userns_io_uring)
 		int fd = open(f, O_RDONLY | O_CLOEXEC);
 
 		XT_CHECK(fd >= 0);
-		XT_EQ(0, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
-					XATTR_CREATE));
-		XT_EQ(-EEXIST, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.u", "io", 2,
-					XATTR_CREATE));
-		XT_EQ(2, xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.u", buf,
-					sizeof(buf), 0));
+		XT_EQ(0, URING(SETXATTR, -1, f, "trusted.u", "io", 2, XATTR_CREATE));
+		XT_EQ(-EEXIST, URING(SETXATTR, -1, f, "trusted.u", "io", 2, XATTR_CREATE));
+		XT_EQ(2, URING(GETXATTR, -1, f, "trusted.u", buf, sizeof(buf), 0));
 		XT_CHECK(!memcmp(buf, "io", 2));
-		XT_EQ(0, xt_uring_xattr(IORING_OP_FSETXATTR, fd, NULL, "trusted.<3>f",
-					"fd", 2, 0));
-		XT_EQ(2, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<3>f",
-					buf, sizeof(buf), 0));
-		XT_EQ(-ENODATA, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.host",
-					buf, sizeof(buf), 0));
-		XT_EQ(-EINVAL, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.<01>x", "v", 1,
-					0));
-		XT_EQ(-EINVAL, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>",
-					buf, sizeof(buf), 0));
+		XT_EQ(0, URING(FSETXATTR, fd, NULL, "trusted.<3>f", "fd", 2, 0));
+		XT_EQ(2, URING(FGETXATTR, fd, NULL, "trusted.<3>f", buf, sizeof(buf), 0));
+		XT_EQ(-ENODATA, URING(FGETXATTR, fd, NULL, "trusted.host", buf, sizeof(buf), 0));
+		XT_EQ(-EINVAL, URING(SETXATTR, -1, f, "trusted.<01>x", "v", 1, 0));
+		XT_EQ(-EINVAL, URING(FGETXATTR, fd, NULL, "trusted.<1>", buf, sizeof(buf), 0));
 		/* a descendant's name, that nobody set */
-		XT_EQ(-ENODATA, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted.<1>.x",
-					buf, sizeof(buf), 0));
+		XT_EQ(-ENODATA, URING(FGETXATTR, fd, NULL, "trusted.<1>.x", buf, sizeof(buf), 0));
 		/* v2's spelling: no trusted.* name, no handler */
-		XT_EQ(-EOPNOTSUPP, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted<3>.f", "v", 1,
-					0));
-		XT_EQ(-EOPNOTSUPP, xt_uring_xattr(IORING_OP_FGETXATTR, fd, NULL, "trusted<3>.f",
-					buf, sizeof(buf), 0));
+		XT_EQ(-EOPNOTSUPP, URING(SETXATTR, -1, f, "trusted<3>.f", "v", 1, 0));
+		XT_EQ(-EOPNOTSUPP, URING(FGETXATTR, fd, NULL, "trusted<3>.f", buf, sizeof(buf), 0));
 		/* and the system calls agree */
 		XT_CHECK(has_value(f, "trusted.u", "io"));
 		XT_CHECK(has_value(f, "trusted.<3>f", "fd"));
@@ -1288,10 +1279,9 @@ TEST_F(trusted, userns_io_uring)
 	ASSERT_TRUE(has_value(f, "trusted.<1000>u", "io"));
 	ASSERT_TRUE(has_value(f, "trusted.<1000><3>f", "fd"));
 	/* the initial namespace through io_uring: the stored names too */
-	ASSERT_EQ(2, xt_uring_xattr(IORING_OP_GETXATTR, -1, f, "trusted.<1000><3>f",
-				    NULL, 0, 0));
-	ASSERT_EQ(0, xt_uring_xattr(IORING_OP_SETXATTR, -1, f, "trusted.<1000>u", "ui", 2,
-				    XATTR_REPLACE));
+	ASSERT_EQ(2, URING(GETXATTR, -1, f, "trusted.<1000><3>f", NULL, 0, 0));
+	ASSERT_EQ(0, URING(SETXATTR, -1, f, "trusted.<1000>u", "ui", 2,
+			   XATTR_REPLACE));
 	ASSERT_TRUE(has_value(f, "trusted.<1000>u", "ui"));
 }
 
@@ -1702,9 +1692,9 @@ TEST_F_TIMEOUT(trusted, userns_chown_race, 300)
 		/* the writer held the lock until both had queued for it */
 		proved = t->a_start < t->b_start && t->w_end > t->b_start &&
 			 t->a_end <= t->b_end;
-		TH_LOG("%u MiB: writer done %+.3f s after the setxattr began, "
-		       "chown %.3f-%.3f, setxattr %.3f-%.3f: errno %d%s",
-		       mb, t->w_end - t->b_start, t->a_start, t->a_end,
+		TH_LOG("%u MiB: writer done %+.3f s after setxattr began, chown %.3f-%.3f,",
+		       mb, t->w_end - t->b_start, t->a_start, t->a_end);
+		TH_LOG("setxattr %.3f-%.3f: errno %d%s",
 		       t->b_start, t->b_end, t->b_err,
 		       proved ? "" : " (the lock was let go too early)");
 		if (proved) {

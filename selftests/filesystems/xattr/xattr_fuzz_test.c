@@ -1190,7 +1190,7 @@ FIXTURE_SETUP(xfuzz)
 	XT_NEED_ROOT();
 	/* the model is of both switches at 1, which a boot sets once */
 	if (!xt_switch(TRUSTED_SWITCH) || !xt_switch(USER_SWITCH))
-		SKIP(return, "fs.xattr_trusted_userns and fs.xattr_user_special are not 1 in this boot (%s)",
+		SKIP(return, "the switches are not 1 in this boot (%s)",
 		     xt_sysctl_get(TRUSTED_SWITCH) < 0 ? "a kernel without them" :
 		     "boot with them at 1");
 	/* the ns-nobody actor's root */

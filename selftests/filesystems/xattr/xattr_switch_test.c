@@ -48,7 +48,7 @@ static double now_s(void)
 
 /* What the callers share with the test: when to stop. */
 struct xst_shared {
-	volatile int stop;
+	int stop;	/* __atomic_*() */
 };
 
 enum xst_role {
@@ -100,7 +100,7 @@ static void xst_caller(struct __test_metadata *_metadata, struct xst_shared *sh,
 	XT_EQ(0, xst_become(r));
 	if (r == NS_URING && (!xt_have_uring() || xt_ring_open(&ring)))
 		r = NS_WRITER;	/* as close as this kernel lets us get */
-	while (!sh->stop) {
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
 		switch (r) {
 		case NS_LISTER:
 			len = llistxattr(f, list, sizeof(list));
@@ -246,7 +246,7 @@ static void xst_root_caller(struct __test_metadata *_metadata,
 	int ret;
 
 	snprintf(f, sizeof(f), "%s/f", dir);
-	while (!sh->stop && !_metadata->exit_code) {
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED) && !_metadata->exit_code) {
 		n = names[(calls + who) % ARRAY_SIZE(names)];
 		switch ((calls + who) % 4) {
 		case 0:
@@ -309,7 +309,7 @@ TEST_F_TIMEOUT(xattr_switch, root_load, 120)
 		}
 	}
 	xst_wait_s(3 * XST_LOAD_SECONDS);
-	sh->stop = 1;
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < (size_t)n; i++)
 		if (xt_wait(pids[i]))
 			failed++;
@@ -330,10 +330,10 @@ TEST_F_TIMEOUT(xattr_switch, transition_under_load, 120)
 	if (xt_sysctl_get(XT_SW_USER) < 0 || xt_sysctl_get(XT_SW_TRUSTED) < 0)
 		SKIP(return, "kernel without fs.xattr_user_special and fs.xattr_trusted_userns");
 	if (xt_switch(XT_SW_USER) || xt_switch(XT_SW_TRUSTED))
-		SKIP(return, "a switch was set at boot: the step from 0 to 1 is tested in a boot that starts at 0");
+		SKIP(return, "a switch was set at boot: the step needs a boot at 0");
 	if (!getenv("XATTR_TEST_SET_SWITCHES") ||
 	    strcmp(getenv("XATTR_TEST_SET_SWITCHES"), "1"))
-		SKIP(return, "sets both switches for the rest of the boot: run with XATTR_TEST_SET_SWITCHES=1 (a test VM)");
+		SKIP(return, "sets the switches for good: XATTR_TEST_SET_SWITCHES=1");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU: no call runs while a switch changes");
 	ASSERT_EQ(0, unshare(CLONE_NEWNS));
@@ -372,7 +372,7 @@ TEST_F_TIMEOUT(xattr_switch, transition_under_load, 120)
 	xst_wait_s(XST_LOAD_SECONDS);
 	ASSERT_EQ(0, xt_sysctl_set(XT_SW_TRUSTED, 1));
 	xst_wait_s(XST_LOAD_SECONDS);
-	sh->stop = 1;
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < (size_t)n; i++)
 		if (xt_wait(pids[i]))
 			failed++;
