@@ -29,7 +29,7 @@ t=$(now)
 for k in stock patched-off; do
 	XATTRNS_TAG=" wall" XATTRNS_LOG_SUFFIX=-bench-wall XATTRNS_CPUS=2 \
 		XATTRNS_CMDLINE_EXTRA="norandmaps xattrns.bench=wall" \
-		"$REPO/scripts/host/boot.sh" "$k" bench 2>&1
+		XATTRNS_LOG_NAME=$(guest_kernel "$k") "$REPO/scripts/host/boot.sh" "$k" bench 2>&1
 done
 phase_end "wall-clock runs" "$t"
 
@@ -50,8 +50,8 @@ mkdir -p "$plots"
 awk_rc=0
 awk -v stamp="$(date -u '+%Y-%m-%d %H:%M UTC')" -v committed="$committed" \
 	-v plot="$plots/performance.gp" -v plotdir="$plots" -f "$REPO/scripts/report/bench.awk" \
-	"$OUT/console-stock-bench-icount.log" "$OUT/console-patched-off-bench-icount.log" \
-	"$OUT/console-stock-bench-wall.log" "$OUT/console-patched-off-bench-wall.log" \
+	"$OUT/console-stock-bench-icount.log" "$OUT/console-patched-bench-icount.log" \
+	"$OUT/console-stock-bench-wall.log" "$OUT/console-patched-bench-wall.log" \
 	>"$OUT/performance.md" || awk_rc=$?
 echo
 sed -n '/^## \(ERRORS\|Clocks\)/,/^## Where the cost goes/p' "$OUT/performance.md" | sed '$d'

@@ -16,7 +16,8 @@
 # (the fuzzer's steps, seed and time bound), XATTRNS_CPUS (vCPUs; default:
 # guest_cpus in lib.sh), XATTRNS_INITRD (another initramfs: make archive's,
 # with the archive tools), XATTRNS_KIMAGE (another kernel image: make
-# check-series' per series), XATTRNS_EXT4_IMG (the ext4 disk to use, kept:
+# check-series' per series), XATTRNS_LOG_NAME (the console log's name
+# instead of the guest's: console-NAME.log), XATTRNS_EXT4_IMG (the ext4 disk to use, kept:
 # make archive's and make containers' two boots of the patched kernel).
 # Runs in parallel with another boot.sh: installs nothing (check_deps).
 . "$(dirname "$0")/lib.sh"
@@ -33,7 +34,7 @@ check_deps
 fuzz_bound=${XATTRNS_FUZZ_SECONDS:-$(fuzz_seconds_default check)}
 fuzz=$(fuzz_seconds_of "$kernel" "$fuzz_bound")
 fuzz_steps=${XATTRNS_FUZZ_STEPS:-$(fuzz_steps_default check)}
-cpus=${XATTRNS_CPUS:-$(guest_cpus "$kernel" "$mode")}
+cpus=${XATTRNS_CPUS:-$(guest_cpus "$guest" "$mode")}
 
 accel=${XATTRNS_ACCEL:-}
 if [ -z "$accel" ]; then
@@ -126,7 +127,7 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -serial mon:stdio -append "$cmdline"
 fi
 
-log=$OUT/console-$guest${XATTRNS_LOG_SUFFIX:-}.log
+log=$OUT/console-${XATTRNS_LOG_NAME:-$guest}${XATTRNS_LOG_SUFFIX:-}.log
 [ "$mode" = probe ] && log=$run/console.log
 tmo=$(guest_timeout "$kernel" "$fuzz_bound")
 start=$(now)

@@ -431,11 +431,11 @@ bench_log() { # bench_log CLOCKSOURCE STEP_NS MEDIAN_NS
 }
 bench() { # bench ICOUNT_STOCK ICOUNT_PATCHED WALL_STOCK WALL_PATCHED
 	local i=0 f
-	for f in stock-bench-icount patched-off-bench-icount stock-bench-wall patched-off-bench-wall; do
+	for f in stock-bench-icount patched-bench-icount stock-bench-wall patched-bench-wall; do
 		i=$((i + 1))
 		eval "bench_log \$$i" >"$tmp/console-$f.log"
 	done
-	awk -v stamp=now -f "$S/bench.awk" "$tmp"/console-{stock,patched-off}-bench-{icount,wall}.log
+	awk -v stamp=now -f "$S/bench.awk" "$tmp"/console-{stock,patched}-bench-{icount,wall}.log
 }
 passes "bench.awk uses runs on a TSC clock" "| (wall) tmpfs, user.* regular file, get | 7000 | 0% | 7100 | 0% |" \
 	bench "tsc 72 4548" "tsc 72 4557" "tsc 50 7000" "tsc 50 7100"

@@ -12,15 +12,15 @@ install_deps
 build_all
 
 t=$(now)
-boot_both compare || die "a comparison run failed (consoles: $OUT/console-*.log)"
+XATTRNS_LOG_SUFFIX=-compare boot_both compare patched-off || die "a comparison run failed (consoles: $OUT/console-*.log)"
 phase_end "guest runs" "$t"
 
-logs=("$OUT/console-stock.log" "$OUT/console-patched.log")
+logs=("$OUT/console-stock-compare.log" "$OUT/console-patched-compare.log")
 echo
 awk -v mode=render -f "$REPO/scripts/report/clients.awk" "${logs[@]}" | sed -n '/^| |/,/^$/p'
 for k in stock patched; do
 	# VTIME|design|ms: one virtiofsd, from the tree's creation to its exit
-	times=$(sed -n 's/\r$//; s/^VTIME|\([^|]*\)|\([0-9]*\)$/\1 \2 ms,/p' "$OUT/console-$k.log" |
+	times=$(sed -n 's/\r$//; s/^VTIME|\([^|]*\)|\([0-9]*\)$/\1 \2 ms,/p' "$OUT/console-$k-compare.log" |
 		tr '\n' ' ')
 	echo "virtiofsd on $k: ${times%,*}"
 done

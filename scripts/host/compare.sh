@@ -18,10 +18,10 @@ build_all
 
 t=$(now)
 rc=0
-boot_both compare || rc=1
+XATTRNS_LOG_SUFFIX=-compare boot_both compare patched-off || rc=1
 phase_end "guest runs" "$t"
 
-logs=("$OUT/console-stock.log" "$OUT/console-patched.log")
+logs=("$OUT/console-stock-compare.log" "$OUT/console-patched-compare.log")
 render_rc=0
 "$REPO/scripts/host/render-comparison.sh" "${logs[@]}" >"$OUT/comparison.md" || render_rc=$?
 # the real virtiofsd (tools/vhostfs) is the referee of xattrd

@@ -106,7 +106,7 @@ update() {
 }
 
 accept() {
-	local logs=("$OUT/console-stock.log" "$OUT/console-patched.log")
+	local logs=("$OUT/console-stock-compare.log" "$OUT/console-patched-compare.log")
 	lock
 	log "accepting the comparison of the last run (${logs[*]})"
 	"$REPO/scripts/host/render-comparison.sh" "${logs[@]}" >"$OUT/comparison.md" ||

@@ -318,13 +318,15 @@ series_hash() {
 # check-debug, fuzz-debug; CI's make check) gets two, one host thread
 # each, so that the concurrency tests (xattr_fuzz_test's concurrent and
 # the fuzzer's parallel callers) race on two CPUs in a kernel that
-# checks locking. The others keep one: two cost make check about half
+# checks locking; so do the guests whose switches start at 0
+# (patched-off, debug-off), whose last test sets them while callers on
+# another CPU run. The others keep one: two cost make check about half
 # again (design/measurements.md), and the benchmark needs one, since
 # QEMU's icount (its primary measure) runs a single TCG thread.
-guest_cpus() { # guest_cpus KERNEL MODE
+guest_cpus() { # guest_cpus GUEST MODE
 	case $1:$2 in
 	*:bench) echo 1 ;;
-	debug:*) echo 2 ;;
+	debug*:* | *-off:check) echo 2 ;;
 	*) echo 1 ;;
 	esac
 }
@@ -382,15 +384,17 @@ guest_timeout() { # guest_timeout KERNEL FUZZ_SECONDS
 	echo "${XATTRNS_TIMEOUT:-$((base + 12 * $2))}"
 }
 
-# boot_both MODE: boot the stock and the patched kernel in MODE at once
-# (scripts/host/boot.sh, with the caller's environment); fails if either does.
-# (the patched guest: ${2:-patched}; make bench boots patched-off, whose
-# switches its tool turns on halfway)
+# boot_both MODE [GUEST]: boot the stock kernel and the patched one (the
+# guest GUEST, default patched) in MODE at once (scripts/host/boot.sh, with
+# the caller's environment), their consoles named after the kernels
+# (console-stock*.log, console-patched*.log); fails if either does. The
+# comparison (make run, make clients, make check) boots patched-off: its
+# designs turn their switches on one after the other.
 boot_both() {
 	local k p pids="" rc=0
 
 	for k in stock "${2:-patched}"; do
-		"$REPO/scripts/host/boot.sh" "$k" "$1" 2>&1 &
+		XATTRNS_LOG_NAME=$(guest_kernel "$k") "$REPO/scripts/host/boot.sh" "$k" "$1" 2>&1 &
 		pids="$pids $!"
 	done
 	for p in $pids; do
@@ -469,8 +473,9 @@ guest_switches() {
 	stock | *-off) ;;
 	*) echo "sysctl.fs.xattr_user_special=1 sysctl.fs.xattr_trusted_userns=1" ;;
 	esac
-	# the comparison needs the switches it turns on: not where they start off
-	case $1 in *-off) echo "xattrns.compare=0" ;; esac
+	# the comparison runs in a boot of its own (boot_both compare), where
+	# its designs turn the switches on in their order: not after the tests
+	echo "xattrns.compare=0"
 }
 
 # boot_hostroot KERNEL LOG TIMEOUT INIT APPEND [QEMU ARGS...]: boot KERNEL

@@ -65,7 +65,11 @@ copy_with_libs() {
 }
 while read -r bin; do
 	case $bin in '' | '#'*) continue ;; esac
-	[ -x "$bin" ] || die "initramfs/tools.list: $bin is not installed (add its package to XATTRNS_DEPS in scripts/host/lib.sh)"
+	# a program, or a library that a program loads itself (*.so*)
+	case $bin in
+	*.so*) [ -f "$bin" ] ;;
+	*) [ -x "$bin" ] ;;
+	esac || die "initramfs/tools.list: $bin is not installed (add its package to XATTRNS_DEPS in scripts/host/lib.sh)"
 	copy_with_libs "$bin"
 done <"$REPO/initramfs/tools.list"
 

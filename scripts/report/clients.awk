@@ -14,7 +14,7 @@
 # real daemon the referee.
 function esc(s) { gsub(/\|/, "\\|", s); return s }
 function kernel_of(f) {
-	sub(/.*\//, "", f); sub(/^console-/, "", f); sub(/\.log$/, "", f)
+	sub(/.*\//, "", f); sub(/^console-/, "", f); sub(/\.log$/, "", f); sub(/-compare$/, "", f)
 	return f
 }
 FNR == 1 { k = kernel_of(FILENAME); kernels[++nk] = k }

@@ -408,9 +408,7 @@ FIXTURE_TEARDOWN(nsmount)
  * store none (they would be the namespace's), and a host overlayfs that
  * uses the tmpfs as a layer does not take the namespace's
  * trusted.overlay.opaque for its own, while the host's own marker, on a
- * layer of its own, is honoured (the control); a host overlayfs with its
- * upper layer there copies up files that carry the host's trusted.* names.
- * With the switch at 0 the namespace has no trusted.* names, and the host's
+ * layer of its own, is honoured (the control). With the switch at 0 the namespace has no trusted.* names, and the host's
  * view is stock.
  */
 TEST_F(nsmount, tmpfs_in_userns_names)
@@ -419,7 +417,7 @@ TEST_F(nsmount, tmpfs_in_userns_names)
 	char merged[] = "/tmp/xattr_boundary_merged";
 	char low0[] = "/tmp/xattr_boundary_low0";
 	char low2[] = "/tmp/xattr_boundary_low2";
-	int hold, hold2, mntns;
+	int hold, mntns;
 	struct stat st;
 	pid_t pid;
 
@@ -489,37 +487,6 @@ TEST_F(nsmount, tmpfs_in_userns_names)
 	EXPECT_EQ(-1, stat("/tmp/xattr_boundary_merged/ctl/hidden", &st));
 	ASSERT_EQ(0, umount(merged));
 
-	/*
-	 * A host overlayfs whose upper layer is the namespace's tmpfs: a
-	 * copy-up of a file that carries the host's trusted.* works, and
-	 * carries what that layer can hold (with the switch at 1, not the
-	 * host's plain trusted.* names: EOPNOTSUPP, which copy-up skips).
-	 */
-	ASSERT_EQ(0, xt_mknode("/tmp/xattr_boundary_low2/f", S_IFREG, 0, 0));
-	ASSERT_EQ(0, lsetxattr("/tmp/xattr_boundary_low2/f", "trusted.foo",
-			       "x", 1, 0));
-	ASSERT_EQ(0, lsetxattr("/tmp/xattr_boundary_low2/f", "user.bar",
-			       "y", 1, 0));
-	ASSERT_EQ(0, mkdir(NS_TMPFS "/up", 0755));
-	ASSERT_EQ(0, mkdir(NS_TMPFS "/work", 0755));
-	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s/up,workdir=%s/work",
-		 low2, NS_TMPFS, NS_TMPFS);
-	ASSERT_EQ(0, mount("overlay", merged, "overlay", 0, opts))
-		TH_LOG("overlay: %s", strerror(errno));
-	hold2 = open("/tmp/xattr_boundary_merged/f", O_WRONLY | O_CLOEXEC);
-	EXPECT_LE(0, hold2)
-		TH_LOG("copy-up of a file with trusted.foo: %s", strerror(errno));
-	if (hold2 >= 0)
-		close(hold2);
-	ASSERT_EQ(0, umount(merged));
-	EXPECT_TRUE(value_is(NS_TMPFS "/up/f", "user.bar", "y"));
-	if (self->sw) {
-		errno = 0;
-		EXPECT_EQ(-1, lgetxattr(NS_TMPFS "/up/f", "trusted.foo", NULL, 0));
-		EXPECT_EQ(ENODATA, errno);
-	} else {
-		EXPECT_TRUE(value_is(NS_TMPFS "/up/f", "trusted.foo", "x"));
-	}
 	close(hold);
 	ASSERT_EQ(0, xt_wait(pid));
 }

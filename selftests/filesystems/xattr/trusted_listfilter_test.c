@@ -51,7 +51,7 @@ FIXTURE_VARIANT_ADD(lf, ocfs2) {
 };
 
 FIXTURE_VARIANT_ADD(lf, erofs) {
-	.fs = { "erofs", "mkfs.erofs -q -x 1 %s " LF_SRC, true, NULL },
+	.fs = { "erofs", "mkfs.erofs --quiet %s " LF_SRC, true, NULL },
 };
 
 FIXTURE_VARIANT_ADD(lf, squashfs) {
@@ -73,7 +73,7 @@ static int lf_names(const char *f)
 static int lf_make(const struct lf_fs *fs, char *file, size_t len)
 {
 	char cmd[PATH_MAX * 2], img[PATH_MAX], src[PATH_MAX], dev[64];
-	int ret, fd;
+	int ret, fd, loop;
 
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
@@ -107,12 +107,14 @@ static int lf_make(const struct lf_fs *fs, char *file, size_t len)
 	strcat(cmd, " </dev/null >/dev/null 2>&1");
 	if (system(cmd))
 		return -EIO;
-	ret = xt_loop_attach(img, dev, sizeof(dev), fs->image);
+	loop = xt_loop_attach(img, dev, sizeof(dev), fs->image);
+	if (loop < 0)
+		return loop;
+	ret = mount(dev, LF_MNT, fs->fstype, fs->image ? MS_RDONLY : 0, fs->opts);
+	ret = ret ? -errno : 0;
+	close(loop);
 	if (ret)
-		return ret;
-	if (mount(dev, LF_MNT, fs->fstype, fs->image ? MS_RDONLY : 0, fs->opts))
-		return errno == ENODEV && !xt_kernel_has_fs(fs->fstype) ? -ENODEV :
-		       -errno ?: -EIO;
+		return ret == -ENODEV && !xt_kernel_has_fs(fs->fstype) ? -ENODEV : ret;
 	snprintf(file, len, LF_MNT "/f");
 	if (!fs->image)
 		return xt_mknode(file, S_IFREG, XT_OWNER, XT_OWNER) ?: lf_names(file);
@@ -207,8 +209,17 @@ TEST_F(lf, userns_member_lists_no_trusted)
 		char names[4096];
 		int userns = xt_userns_fd(0, XT_OWNER, 1000);
 
+		struct __user_cap_header_struct hdr = {
+			.version = _LINUX_CAPABILITY_VERSION_3,
+		};
+		struct __user_cap_data_struct caps[2];
+
 		XT_CHECK(userns >= 0);
-		XT_EQ(0, xt_enter_userns(userns, 5, 5));
+		/* its root first, so that becoming uid 5 drops the capabilities */
+		XT_EQ(0, xt_enter_userns(userns, 0, 0));
+		XT_EQ(0, xt_become(5, 5));
+		XT_EQ(0, syscall(__NR_capget, &hdr, caps));
+		XT_EQ(0, caps[0].effective | caps[1].effective);
 		lf_trusted(_metadata, self->file, names, sizeof(names));
 		ASSERT_STREQ("", names);
 	});

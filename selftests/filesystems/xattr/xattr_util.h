@@ -247,14 +247,16 @@ static void __attribute__((constructor)) xt_images_init(void)
 
 /*
  * Attach the image at @img to a free loop device, whose name goes to @dev;
- * it detaches itself at its last close (a test's mount of it).
- * 0, or a negative errno (-ENXIO: the kernel has no loop devices).
+ * it detaches itself at its last close. Returns the device, open: close it
+ * once the device is mounted (the mount then holds it, and its unmount
+ * detaches it), or a negative errno (-ENXIO: the kernel has no loop
+ * devices).
  */
 static inline int xt_loop_attach(const char *img, char *dev, size_t len,
 				 bool ro)
 {
 	struct loop_info64 info = { .lo_flags = LO_FLAGS_AUTOCLEAR };
-	int ctl, nr, img_fd, loop_fd, ret = -EBUSY, tries;
+	int ctl, nr, img_fd, loop_fd = -1, ret = -EBUSY, tries;
 
 	if (access("/dev/loop-control", F_OK))
 		return -ENXIO;
@@ -277,12 +279,18 @@ static inline int xt_loop_attach(const char *img, char *dev, size_t len,
 			break;
 		}
 		ret = ioctl(loop_fd, LOOP_SET_FD, img_fd) ? -errno : 0;
-		if (!ret && ioctl(loop_fd, LOOP_SET_STATUS64, &info))
+		/* autoclear only now: this descriptor holds the device */
+		if (!ret && ioctl(loop_fd, LOOP_SET_STATUS64, &info)) {
 			ret = -errno;
-		close(loop_fd);
+			ioctl(loop_fd, LOOP_CLR_FD, 0);
+		}
+		if (ret) {
+			close(loop_fd);
+			loop_fd = -1;
+		}
 	}
 	close(img_fd);
-	return ret;
+	return ret ?: loop_fd;
 }
 
 /*
