@@ -121,12 +121,12 @@ for p in $series; do
 	fi
 	# every file the patch adds has a maintainer (checkpatch's
 	# FILE_PATH_CHANGES only asks whether MAINTAINERS was touched)
-	for f in $(awk '/^diff --git / { f = $4; sub(/^b\//, "", f) } /^new file mode/ { print f }' "$REPO/patches/$p"); do
+	while read -r f; do
 		if [ -z "$(cd "$wt" && scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats -f "$f" 2>/dev/null | grep -v '^linux-kernel@')" ]; then
 			warn "$p adds $f, which no MAINTAINERS entry covers"
 			fail=1
 		fi
-	done
+	done < <(awk '/^diff --git / { f = $4; sub(/^b\//, "", f) } /^new file mode/ { print f }' "$REPO/patches/$p")
 	for o in $xobjs; do
 		if ! kmake_extra -s "$o" >"$OUT/series-build.log" 2>&1; then
 			tail -n 20 "$OUT/series-build.log" >&2

@@ -101,7 +101,8 @@ install_deps
 t=$(now)
 build_step() {
 	local rc=0
-	# shellcheck disable=SC2086 # (kernel names: one word each)
+	# (kernel names: one word each)
+	# shellcheck disable=SC2046
 	build_all $(for k in $kernels; do guest_kernel "$k"; done) >&2 || rc=$?
 	summary build "$rc"
 }

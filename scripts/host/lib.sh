@@ -243,8 +243,9 @@ selftest_file() { # SERIES FILE: the file as the series has it
 # no edit of the kernel (build-kernel.sh's stamp, prepare-tree.sh, make
 # export).
 KTREE_PATHS=". :(exclude)tools/testing/selftests/filesystems/xattr"
-# The version of the series in the patches' subjects ([PATCH v4 n/m]).
-SERIES_VERSION=v4
+# The version of the series in the patches' subjects ([PATCH v4 n/m]):
+# export-patches.sh
+export SERIES_VERSION=v4
 # pristine_commit TREE VERSION: the commit of Debian's source tree object
 # TREE (linux-source-6.12 VERSION), with a fixed author, committer and
 # date, so that its id is the same on every machine: the patches'
@@ -436,7 +437,7 @@ extra_initramfs() {
 # ext4 disk: "patched" (switches 1) and then "patched-off" (switches 0),
 # while "stock" runs beside them.
 extra_guests() {
-	local name=$1 build=${2:-} g p pids="" rc=0 t disk=$OUT/$1-ext4.img
+	local name=$1 build=${2:-} p pids="" rc=0 t disk=$OUT/$1-ext4.img
 	t=$(now)
 	rm -f "$disk"
 	truncate -s 256M "$disk"

@@ -408,8 +408,8 @@ FIXTURE_TEARDOWN(nsmount)
  * store none (they would be the namespace's), and a host overlayfs that
  * uses the tmpfs as a layer does not take the namespace's
  * trusted.overlay.opaque for its own, while the host's own marker, on a
- * layer of its own, is honoured (the control). With the switch at 0 the namespace has no trusted.* names, and the host's
- * view is stock.
+ * layer of its own, is honoured (the control). With the switch at 0 the
+ * namespace has no trusted.* names, and the host's view is stock.
  */
 TEST_F(nsmount, tmpfs_in_userns_names)
 {

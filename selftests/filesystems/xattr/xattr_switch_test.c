@@ -194,13 +194,16 @@ static int xst_mount(struct __test_metadata *_metadata, const struct xt_fs *fs,
 		ret = -errno;
 		return ret == -ENODEV && xt_kernel_has_fs(fs->fstype) ? -EIO : ret;
 	}
+	/* fresh files: an earlier test of this run may have left its own */
 	snprintf(path, sizeof(path), "%s/f", dir);
+	ASSERT_TRUE(!unlink(path) || errno == ENOENT);
 	ASSERT_EQ(0, xt_mknode(path, S_IFREG, XT_OWNER, XT_OWNER));
 	ASSERT_EQ(0, lsetxattr(path, "trusted.host", "h", 1, 0));
 	/* the namespace <1000>'s name, as a kernel without the switch stores it */
 	ASSERT_EQ(0, lsetxattr(path, "trusted.<1000>mine", "m", 1, 0));
 	ASSERT_EQ(0, lsetxattr(path, "user.u", "u", 1, 0));
 	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ASSERT_TRUE(!unlink(path) || errno == ENOENT);
 	ASSERT_EQ(0, xt_mknode(path, S_IFIFO, XT_OWNER, XT_OWNER));
 	return 0;
 }
