@@ -261,7 +261,7 @@ grep -q 'expected 4 results (.*), saw 3' "$tmp/out"
 result $? "ktap.awk says how many results it expected"
 # shellcheck disable=SC2016 # (an awk program)
 passes "scripts/report/skips.expected parses, each line pins a known tier" \
-	"ok" awk '!/^[ \t]*(#|$)/ && !(NF == 3 && $3 == "total" && $2 ~ /^[0-9]+$/) { if (NF < 4 || $2 !~ /^[0-9]+$/ || $1 !~ /^(stock|patched|debug|static)(,(stock|patched|debug|static))*$/) { print "bad: " $0; bad = 1 } } END { print bad ? "bad" : "ok"; exit bad }' "$REPO/scripts/report/skips.expected"
+	"ok" awk '!/^[ \t]*(#|$)/ && !(NF == 3 && $3 == "total" && $2 ~ /^[0-9]+$/) { if (NF < 4 || $2 !~ /^[0-9]+$/ || $1 !~ /^(stock|patched|patched-off|debug|debug-off|static|host)(,(stock|patched|patched-off|debug|debug-off|static|host))*$/) { print "bad: " $0; bad = 1 } } END { print bad ? "bad" : "ok"; exit bad }' "$REPO/scripts/report/skips.expected"
 
 # ---- tally.awk ----
 
