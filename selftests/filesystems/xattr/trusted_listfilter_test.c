@@ -137,7 +137,7 @@ FIXTURE_SETUP(lf)
 	 * reported once checks nothing more in that boot.
 	 */
 	if (variant->fs.lock_order && !access("/proc/lockdep", F_OK))
-		SKIP(return, "%s: lockdep reports its setattr/setxattr lock order (not the series')",
+		SKIP(return, "%s: lockdep reports its own setattr/setxattr lock order",
 		     variant->fs.fstype);
 	self->patched = xt_sysctl_get(XT_SW_TRUSTED) >= 0;
 	self->sw = xt_switch(XT_SW_TRUSTED);
