@@ -21,6 +21,7 @@
  * SKIP, saying so, at 0, where the refusals are checked.
  */
 #include "xattr_util.h"
+#include <dirent.h>
 #include <time.h>
 #include "../../kselftest_harness.h"
 
@@ -1554,6 +1555,83 @@ TEST_F(trusted, userns_overlayfs_upper)
 	ASSERT_TRUE(has_value(file, "trusted.<1000><5>c", "c"));
 	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.host", "trusted.<1000>ov",
 						  "trusted.<1000><5>c")));
+}
+
+/*
+ * An overlayfs that a namespace mounts without userxattr keeps its own
+ * trusted.overlay.* on the upper layer as the namespace's names: a lower
+ * directory emptied, removed and made again through it becomes an opaque
+ * upper directory, marked trusted.<1000>overlay.opaque as the host sees it
+ * (never the host's plain name), and the namespace's overlay honours the
+ * mark after a remount. redirect_dir and metacopy keep asking for
+ * CAP_SYS_ADMIN in the initial namespace (not tested here). overlayfs
+ * needs d_type from the upper filesystem to tell its whiteouts from files.
+ */
+
+/* Does readdir() of @dir give d_type (the entry @name is a regular file)? */
+static int dir_has_d_type(const char *dir, const char *name)
+{
+	struct dirent *de;
+	int ret = -ENOENT;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (!strcmp(de->d_name, name))
+			ret = de->d_type != DT_UNKNOWN;
+	closedir(d);
+	return ret;
+}
+
+TEST_F(trusted, userns_overlayfs_own_xattrs)
+{
+	static const char * const l1[] = { NS_L1 };
+	static struct ovl_dirs o;
+	char p[PATH_MAX], upper_dir[PATH_MAX];
+	pid_t pid;
+	int status;
+
+	NEED_SWITCH();
+	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, false));
+	snprintf(p, sizeof(p), "%s/d", o.lower);
+	ASSERT_EQ(0, xt_mknode(p, S_IFDIR, XT_OWNER, XT_OWNER));
+	snprintf(p, sizeof(p), "%s/d/old", o.lower);
+	ASSERT_EQ(0, xt_mknode(p, S_IFREG, XT_OWNER, XT_OWNER));
+	snprintf(p, sizeof(p), "%s/d", o.lower);
+	status = dir_has_d_type(p, "old");
+	ASSERT_LE(0, status);
+	if (!status)
+		SKIP(return, "%s gives no d_type: overlayfs cannot tell its whiteouts",
+		     variant->fs.fstype);
+
+	pid = fork_in_chain(_metadata, l1, 1);
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char m[PATH_MAX];
+
+		ovl_mount_private(_metadata, &o);
+		snprintf(m, sizeof(m), "%s/d/old", o.merged);
+		XT_EQ(0, unlink(m));
+		snprintf(m, sizeof(m), "%s/d", o.merged);
+		XT_EQ(0, rmdir(m));
+		XT_EQ(0, mkdir(m, 0755));
+		XT_EQ(0, umount(o.merged));
+		XT_EQ(0, mount("overlay", o.merged, "overlay", 0, o.opts));
+		snprintf(m, sizeof(m), "%s/d/old", o.merged);
+		XT_CHECK_ERR(access(m, F_OK), ENOENT);
+		_exit(_metadata->exit_code);
+	}
+	status = xt_wait(pid);
+	if (status == XT_CHILD_SKIP)
+		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
+		     variant->fs.fstype);
+	ASSERT_EQ(0, status);
+	snprintf(upper_dir, sizeof(upper_dir), "%s/d", o.upper);
+	ASSERT_TRUE(has_value(upper_dir, "trusted.<1000>overlay.opaque", "y"));
+	errno = 0;
+	ASSERT_EQ(-1, getxattr(upper_dir, "trusted.overlay.opaque", NULL, 0));
+	ASSERT_EQ(ENODATA, errno);
 }
 
 /*
