@@ -24,7 +24,7 @@
  * 2. Kernel overlayfs mounted in the namespace, with and without
  *    userxattr: a whiteout (unlink of a lower file) and an opaque
  *    directory (rmdir and mkdir of a lower directory) must survive a
- *    remount. Also: the namespace labels an upper directory
+ *    remount (without userxattr: only at patch B's switch 1). Also: the namespace labels an upper directory
  *    trusted.overlay.opaque itself, and an overlayfs the host mounts over
  *    the same layers must not take it as opaque.
  * 3. A layer round trip: the container packs fuse-overlayfs's upper layer
@@ -553,13 +553,15 @@ static void part_overlayfs(const char *dir, enum mode m, bool userxattr)
 	printf("# overlayfs %s, %s: the host sees on upper/dir: %s\n", tag, opt, names);
 	/*
 	 * Without userxattr, overlayfs writes trusted.overlay.* from inside
-	 * the kernel with the mounter's credentials, which get the host's
-	 * rule on every kernel and switch (patch B renames the names of
-	 * system calls only): the mount falls back to no xattrs, whiteouts
-	 * (0/0 devices) work, and removing a lower directory fails with EIO
-	 * because nothing can make its replacement opaque.
+	 * the kernel with the mounter's credentials. Without patch B's
+	 * switch those get the host's rule: the mount falls back to no
+	 * xattrs, whiteouts (0/0 devices) work, and removing a lower
+	 * directory fails with EIO because nothing can make its replacement
+	 * opaque. With it, overlayfs passes its names on as its mounter
+	 * spells them (B/0015): the mark is the namespace's own
+	 * trusted.<1000>overlay.opaque on the host, and the directory works.
 	 */
-	works = userxattr;
+	works = userxattr || m == SW1;
 	result(started && !s->mount_err && !s->unlink_err && !s->remount_err &&
 	       s->gone_hidden &&
 	       (works ? !s->rmdir_err && !s->mkdir_err && s->old_hidden && s->new_there :
