@@ -862,19 +862,24 @@ static void copy_up_specials(struct __test_metadata *_metadata,
 	}
 }
 
-TEST_F(user_special, copy_up)
+/*
+ * Each mounts an overlayfs and copies up every node type; the last one
+ * makes and mounts an f2fs image first: minutes under KASAN in a loaded
+ * TCG guest, where the harness's 30 s default ran out.
+ */
+TEST_F_TIMEOUT(user_special, copy_up, 180)
 {
 	copy_up_specials(_metadata, self->dir, self->sw, MOUNTER_ROOT,
 			 UPPER_TMPFS);
 }
 
-TEST_F(user_special, copy_up_mounter_without_fowner)
+TEST_F_TIMEOUT(user_special, copy_up_mounter_without_fowner, 180)
 {
 	copy_up_specials(_metadata, self->dir, self->sw, MOUNTER_NO_FOWNER,
 			 UPPER_TMPFS);
 }
 
-TEST_F(user_special, copy_up_upper_without_user_xattrs)
+TEST_F_TIMEOUT(user_special, copy_up_upper_without_user_xattrs, 180)
 {
 	copy_up_specials(_metadata, self->dir, self->sw, MOUNTER_ROOT,
 			 UPPER_NOUSER_XATTR);
