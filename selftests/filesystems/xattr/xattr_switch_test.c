@@ -17,17 +17,26 @@
  * call succeeded because of a switch, no later one fails as at 0. Every
  * caller must have met both settings, or the test proved nothing. A kernel
  * that hangs a caller is what the kernel's hung-task detector and the
- * test's timeout find.
+ * test's timeout find. While fs.xattr_trusted_userns is set, the namespace
+ * root listing a FIFO of uid 2000 through two overlayfs over the tmpfs runs
+ * alone on a CPU at real-time priority. The upper overlayfs decides on each
+ * trusted.* name in turn, as the caller, and spends most of the listing on
+ * a thousand of them before it meets the host's: a listing that began at 0
+ * and had the filesystem decide at 1 shows them.
  *
  * root_load: the same filesystems loaded by root alone, on any kernel,
  * with no switch involved.
  */
 #include "xattr_util.h"
+#include <sched.h>
 #include <time.h>
 #include "../../kselftest_harness.h"
 
 #define XST_DIR "/tmp/xattr_switch"
 #define XST_LOAD_SECONDS 1.5	/* before the first switch, and after each */
+#define XST_PAD 1000		/* tmpfs: trusted.* names listed before the others */
+#define XST_OVL XST_DIR "/ovl"	/* an overlayfs with the tmpfs as its lower layer, */
+#define XST_OVL2 XST_DIR "/ovl2"	/* and one over that */
 
 static const struct xt_fs xst_fs[] = {
 	{ .fstype = "tmpfs" },
@@ -57,10 +66,12 @@ enum xst_role {
 	OWNER_WRITER,	/* uid 1000: user.* on the FIFO, once allowed always */
 	NS_WRITER,	/* namespace <1000>: trusted.* set, once allowed always */
 	NS_URING,	/* namespace <1000>: the same through io_uring */
+	NS_SPECIAL,	/* namespace <1000>: no name of a FIFO of uid 2000 */
 };
 
 static const char * const xst_roles[] = {
 	"ns_lister", "nonowner", "owner_writer", "ns_writer", "ns_uring",
+	"ns_special",
 };
 
 #define XST_NR_ROLES ARRAY_SIZE(xst_roles)
@@ -88,15 +99,19 @@ static void xst_caller(struct __test_metadata *_metadata, struct xst_shared *sh,
 		       enum xst_role r, const char *dir)
 {
 	static char list[XATTR_LIST_MAX];
-	char f[PATH_MAX], fifo[PATH_MAX], buf[16];
-	unsigned long seen[2] = { 0, 0 };
+	char f[PATH_MAX], fifo[PATH_MAX], fifo2[PATH_MAX], buf[16];
+	unsigned long seen[2] = { 0, 0 }, across = 0;
+	bool before, viewed;
 	struct xt_ring ring;
 	bool on = false;
-	ssize_t len, off;
+	ssize_t len, plen, off;
 	int ret;
 
 	snprintf(f, sizeof(f), "%s/f", dir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	/* on tmpfs, through the overlayfs over the overlayfs over it */
+	snprintf(fifo2, sizeof(fifo2), "%s/fifo2",
+		 strcmp(dir, XST_DIR "/tmpfs") ? dir : XST_OVL2);
 	XT_EQ(0, xst_become(r));
 	if (r == NS_URING && (!xt_have_uring() || xt_ring_open(&ring)))
 		r = NS_WRITER;	/* as close as this kernel lets us get */
@@ -126,6 +141,34 @@ static void xst_caller(struct __test_metadata *_metadata, struct xst_shared *sh,
 			/* the stored spelling is a child's name nobody set */
 			XT_CHECK_ERR(lgetxattr(f, "trusted.<1000>mine", buf,
 					       sizeof(buf)), ENODATA);
+			break;
+		case NS_SPECIAL:
+			/*
+			 * Not its owner, and uid 2000 is not mapped in its
+			 * namespace: no user.* name at 1, no trusted.* name at
+			 * either setting.
+			 */
+			before = xt_switch(XT_SW_TRUSTED);
+			viewed = xt_switch(XT_SW_USER);
+			plen = llistxattr(fifo2, NULL, 0);
+			len = llistxattr(fifo2, list, sizeof(list));
+			XT_CHECK(len >= 0);
+			/*
+			 * A listing that leaves names out probes exactly (a
+			 * stock overlayfs probe counts what it then filters)
+			 */
+			if (viewed)
+				XT_EQ(len, plen);
+			for (off = 0; off < len; off += strlen(list + off) + 1) {
+				const char *n = list + off;
+
+				ASSERT_TRUE(strncmp(n, "trusted", 7) &&
+					    strncmp(n, "user", 4)) {
+					TH_LOG("a FIFO it does not own listed %s", n);
+				}
+			}
+			on = xt_switch(XT_SW_TRUSTED);
+			across += !before && on;
 			break;
 		case NONOWNER:
 			len = llistxattr(fifo, list, sizeof(list));
@@ -168,10 +211,13 @@ static void xst_caller(struct __test_metadata *_metadata, struct xst_shared *sh,
 			break;
 		seen[on]++;
 	}
-	TH_LOG("%s on %s: %lu calls as at 0, %lu as at 1", xst_roles[r], dir,
-	       seen[0], seen[1]);
+	TH_LOG("%s on %s: %lu calls as at 0, %lu as at 1%s", xst_roles[r], dir,
+	       seen[0], seen[1], across ? " (one across the step)" : "");
 	/* both settings were met, or this caller proved nothing */
 	XT_CHECK(seen[0] && seen[1]);
+	/* and the one at real-time priority was listing when the step came */
+	if (r == NS_SPECIAL && !strcmp(dir, XST_DIR "/tmpfs"))
+		XT_CHECK(across);
 }
 
 /* Mount @fs at XST_DIR/<fstype> and make its files; 0, or why not. */
@@ -179,8 +225,8 @@ static int xst_mount(struct __test_metadata *_metadata, const struct xt_fs *fs,
 		     char *dir, size_t len)
 {
 	const char *dev = "none";
-	char path[PATH_MAX];
-	int ret;
+	char path[PATH_MAX], name[32];
+	int ret, i;
 
 	if (fs->dev_env) {
 		dev = xt_dev(fs);
@@ -205,6 +251,20 @@ static int xst_mount(struct __test_metadata *_metadata, const struct xt_fs *fs,
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	ASSERT_TRUE(!unlink(path) || errno == ENOENT);
 	ASSERT_EQ(0, xt_mknode(path, S_IFIFO, XT_OWNER, XT_OWNER));
+	snprintf(path, sizeof(path), "%s/fifo2", dir);
+	ASSERT_TRUE(!unlink(path) || errno == ENOENT);
+	ASSERT_EQ(0, xt_mknode(path, S_IFIFO, XT_OTHER, XT_OTHER));
+	ASSERT_EQ(0, lsetxattr(path, "trusted.host", "h", 1, 0));
+	ASSERT_EQ(0, lsetxattr(path, "trusted.<1000>mine", "m", 1, 0));
+	/*
+	 * tmpfs lists in name order: these come first, and an overlayfs over
+	 * it leaves each out in turn ("-" sorts before "<" and "h")
+	 */
+	for (i = 0; !fs->dev_env && i < XST_PAD; i++) {
+		snprintf(path, sizeof(path), "%s/fifo2", dir);
+		snprintf(name, sizeof(name), "trusted.-xst%04d", i);
+		ASSERT_EQ(0, lsetxattr(path, name, "p", 1, 0));
+	}
 	return 0;
 }
 
@@ -214,6 +274,40 @@ static void xst_wait_s(double s)
 
 	while (now_s() < end)
 		usleep(10000);
+}
+
+/*
+ * @on: run @pid alone on the second CPU of this task's set, real-time, and
+ * this task on the first, until called with !@on. The one listing it is
+ * in when the switch is set then began at 0.
+ */
+static void xst_rt_lister(struct __test_metadata *_metadata, pid_t pid, bool on)
+{
+	static cpu_set_t all;
+	struct sched_param sp = { .sched_priority = on };
+	cpu_set_t cpu;
+	int c, n = 0;
+
+	if (on)
+		ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	for (c = 0; on && c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &all))
+			continue;
+		CPU_ZERO(&cpu);
+		CPU_SET(c, &cpu);
+		ASSERT_EQ(0, sched_setaffinity(n ? pid : 0, sizeof(cpu), &cpu));
+		if (++n == 2)
+			break;
+	}
+	ASSERT_TRUE(!on || n == 2);
+	ASSERT_EQ(0, sched_setscheduler(pid, on ? SCHED_FIFO : SCHED_OTHER, &sp));
+	if (on) {
+		/* it runs by now; let it be deep in a listing */
+		usleep(20000);
+		return;
+	}
+	ASSERT_EQ(0, sched_setaffinity(pid, sizeof(all), &all));
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
 }
 
 FIXTURE(xattr_switch) {
@@ -355,6 +449,17 @@ TEST_F_TIMEOUT(xattr_switch, transition_under_load, 120)
 		nfs++;
 	}
 	ASSERT_LT(0, nfs);
+	ASSERT_EQ(0, mkdir(XST_OVL, 0755));
+	ASSERT_EQ(0, mkdir(XST_DIR "/empty", 0755));
+	ASSERT_EQ(0, mount("overlay", XST_OVL, "overlay", 0,
+			   "lowerdir=" XST_DIR "/tmpfs:" XST_DIR "/empty")) {
+		TH_LOG("overlayfs: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, mkdir(XST_OVL2, 0755));
+	ASSERT_EQ(0, mount("overlay", XST_OVL2, "overlay", 0,
+			   "lowerdir=" XST_OVL ":" XST_DIR "/empty")) {
+		TH_LOG("overlayfs over overlayfs: %s", strerror(errno));
+	}
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, sh);
@@ -373,7 +478,11 @@ TEST_F_TIMEOUT(xattr_switch, transition_under_load, 120)
 	xst_wait_s(XST_LOAD_SECONDS);
 	ASSERT_EQ(0, xt_sysctl_set(XT_SW_USER, 1));
 	xst_wait_s(XST_LOAD_SECONDS);
+	/* tmpfs (mounted first, always there): its FIFO lister, alone on a CPU */
+	ASSERT_EQ(0, strcmp(dirs[0], XST_DIR "/tmpfs"));
+	xst_rt_lister(_metadata, pids[0 * XST_NR_ROLES + NS_SPECIAL], true);
 	ASSERT_EQ(0, xt_sysctl_set(XT_SW_TRUSTED, 1));
+	xst_rt_lister(_metadata, pids[0 * XST_NR_ROLES + NS_SPECIAL], false);
 	xst_wait_s(XST_LOAD_SECONDS);
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < (size_t)n; i++)
@@ -390,6 +499,9 @@ TEST_F_TIMEOUT(xattr_switch, transition_under_load, 120)
 		ASSERT_EQ(1, lgetxattr(f, "trusted.host", buf, sizeof(buf)));
 		snprintf(f, sizeof(f), "%s/fifo", dirs[i]);
 		ASSERT_EQ(1, lgetxattr(f, "user.x", buf, sizeof(buf)));
+		snprintf(f, sizeof(f), "%s/fifo2", dirs[i]);
+		ASSERT_EQ(1, lgetxattr(f, "trusted.host", buf, sizeof(buf)));
+		ASSERT_EQ(1, lgetxattr(f, "trusted.<1000>mine", buf, sizeof(buf)));
 	}
 }
 
