@@ -394,18 +394,27 @@ out:
  */
 static inline const char *xt_dev(const struct xt_fs *fs)
 {
-	/* this process's device: xt_remount() comes back for it */
-	static char dev[64];
+	/*
+	 * This process's device: xt_remount() comes back for it after
+	 * xt_setup_fs() put a tmpfs over /tmp, where the run's image directory
+	 * can no longer be seen (asking xt_loop_image() again would make a
+	 * fresh image, and the test would meet an empty filesystem).
+	 */
+	static char dev[64], dev_fstype[16];
 	const char *env = getenv(fs->dev_env);
 	int ret;
 
 	if (env && *env)
 		return env;
+	if (*dev && !strcmp(dev_fstype, fs->fstype))
+		return dev;
 	ret = xt_loop_image(fs->fstype, fs->mkfs, fs->img_mb, dev, sizeof(dev));
 	if (ret) {
+		*dev = '\0';
 		errno = -ret;
 		return NULL;
 	}
+	snprintf(dev_fstype, sizeof(dev_fstype), "%s", fs->fstype);
 	return dev;
 }
 
