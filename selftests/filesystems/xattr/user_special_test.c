@@ -579,6 +579,48 @@ TEST(no_user_handler)
 }
 
 /*
+ * devtmpfs's device nodes are the kernel's, some lent to users (login(1)
+ * gives the console user its tty): their owner may not store user.*
+ * xattrs there at either setting, where they would be charged to the
+ * inode space new nodes need and stay after the node is given back. Nor
+ * may root. A mount of devtmpfs is the kernel's devtmpfs; the node made
+ * here is removed again.
+ */
+#define DEVTMPFS_DIR "/tmp/xattr_user_special_devtmpfs"
+
+TEST(devtmpfs_owner_refused)
+{
+	char node[PATH_MAX], buf[16];
+	pid_t pid;
+
+	XT_NEED_ROOT();
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_TRUE(!mkdir(DEVTMPFS_DIR, 0755) || errno == EEXIST);
+	if (mount("devtmpfs", DEVTMPFS_DIR, "devtmpfs", 0, NULL)) {
+		ASSERT_EQ(ENODEV, errno);
+		SKIP(return, "kernel without devtmpfs (CONFIG_DEVTMPFS)");
+	}
+	snprintf(node, sizeof(node), DEVTMPFS_DIR "/xattr_test_tty.%d",
+		 (int)getpid());
+	ASSERT_EQ(0, xt_mknode(node, S_IFCHR, XT_OWNER, XT_OWNER));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		XT_EQ(0, xt_become(XT_OWNER, XT_OWNER));
+		XT_CHECK_ERR(lsetxattr(node, "user.t", "v", 1, 0), EPERM);
+		XT_CHECK_ERR(lgetxattr(node, "user.t", buf, sizeof(buf)),
+			     ENODATA);
+		XT_CHECK_ERR(lremovexattr(node, "user.t"), EPERM);
+		_exit(_metadata->exit_code);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+	XT_CHECK_ERR(lsetxattr(node, "user.t", "v", 1, 0), EPERM);
+	ASSERT_EQ(0, unlink(node));
+	ASSERT_EQ(0, umount(DEVTMPFS_DIR));
+}
+
+/*
  * An entry that exists on a FIFO although nobody could write it at this
  * setting: ext4's debugfs puts user.seed on it, on the unmounted image, as
  * a kernel with the switch set (or any other writer of the disk) leaves
