@@ -1564,8 +1564,9 @@ TEST_F(trusted, userns_overlayfs_upper)
  * upper directory, marked trusted.<1000>overlay.opaque as the host sees it
  * (never the host's plain name), and the namespace's overlay honours the
  * mark after a remount. redirect_dir and metacopy keep asking for
- * CAP_SYS_ADMIN in the initial namespace (not tested here). overlayfs
- * needs d_type from the upper filesystem to tell its whiteouts from files.
+ * CAP_SYS_ADMIN in the initial namespace (userns_overlayfs_redirect_not_followed).
+ * overlayfs needs d_type from the upper filesystem to tell its whiteouts
+ * from files.
  */
 
 /* Does readdir() of @dir give d_type (the entry @name is a regular file)? */
@@ -1632,6 +1633,56 @@ TEST_F(trusted, userns_overlayfs_own_xattrs)
 	errno = 0;
 	ASSERT_EQ(-1, getxattr(upper_dir, "trusted.overlay.opaque", NULL, 0));
 	ASSERT_EQ(ENODATA, errno);
+}
+
+/*
+ * The namespace's trusted.overlay.* are marks that whoever owns the
+ * namespace can write (any namespace with the same root uid writes the
+ * same names), as user.overlay.* are: an overlayfs that a namespace
+ * mounts must not follow a redirect it finds there unless the mounter may
+ * write the host's trusted.*. Without an option it gets what userxattr
+ * gets, redirect_dir=nofollow: a lookup that meets a redirect fails with
+ * EPERM instead of showing the lower directory it names. On a stock
+ * kernel, or with the switch off, the mark cannot be written (the workdir
+ * probe fails too, and overlayfs falls back to nofollow).
+ */
+TEST_F(trusted, userns_overlayfs_redirect_not_followed)
+{
+	static const char * const l1[] = { NS_L1 };
+	static struct ovl_dirs o;
+	char p[PATH_MAX];
+	pid_t pid;
+	int status;
+
+	NEED_SWITCH();
+	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, false));
+	snprintf(p, sizeof(p), "%s/secret", o.lower);
+	ASSERT_EQ(0, xt_mknode(p, S_IFDIR, XT_OWNER, XT_OWNER));
+	snprintf(p, sizeof(p), "%s/secret/f", o.lower);
+	ASSERT_EQ(0, xt_mknode(p, S_IFREG, XT_OWNER, XT_OWNER));
+	snprintf(p, sizeof(p), "%s/d", o.upper);
+	ASSERT_EQ(0, xt_mknode(p, S_IFDIR, XT_OWNER, XT_OWNER));
+
+	pid = fork_in_chain(_metadata, l1, 1);
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char m[PATH_MAX];
+
+		/* the forged mark, as the namespace's own name */
+		XT_EQ(0, setxattr(p, "trusted.overlay.redirect", "/secret", 7, 0));
+		ovl_mount_private(_metadata, &o);
+		snprintf(m, sizeof(m), "%s/secret/f", o.merged);
+		XT_EQ(0, access(m, F_OK));
+		snprintf(m, sizeof(m), "%s/d/f", o.merged);
+		XT_CHECK_ERR(access(m, F_OK), EPERM);
+		_exit(_metadata->exit_code);
+	}
+	status = xt_wait(pid);
+	if (status == XT_CHILD_SKIP)
+		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
+		     variant->fs.fstype);
+	ASSERT_EQ(0, status);
+	ASSERT_TRUE(has_value(p, "trusted.<1000>overlay.redirect", "/secret"));
 }
 
 /*
@@ -2104,6 +2155,52 @@ TEST_F(trusted, userns_newuidmap_no_subordinate_range)
 	ASSERT_EQ(0, in_own_ns(_metadata, NO_RANGE, sees_no_label, file));
 	ASSERT_TRUE(has_value(file, "trusted.<100000>label", "sub"));
 	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.<100000>label")));
+}
+
+/*
+ * devtmpfs's device nodes are the kernel's, some lent to users (login(1)
+ * gives the console user its tty), and devtmpfs opts out of xattrs that
+ * their owner could store there (SB_I_NOUSER_SPECIAL): a namespace whose
+ * root owns the node may not give it trusted.* names of its own either,
+ * at either setting. They would be charged to the inode space new nodes
+ * need and stay after the node is given back. Nothing is stored under
+ * the namespace's chain. A mount of devtmpfs is the kernel's devtmpfs;
+ * the node made here is removed again.
+ */
+#define DEVTMPFS_DIR "/tmp/xattr_trusted_userns_devtmpfs"
+
+TEST(userns_devtmpfs_refused)
+{
+	static const char * const l1[] = { NS_L1 };
+	char node[PATH_MAX], buf[16];
+	pid_t pid;
+
+	XT_NEED_ROOT();
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_TRUE(!mkdir(DEVTMPFS_DIR, 0755) || errno == EEXIST);
+	if (mount("devtmpfs", DEVTMPFS_DIR, "devtmpfs", 0, NULL)) {
+		ASSERT_EQ(ENODEV, errno);
+		SKIP(return, "kernel without devtmpfs (CONFIG_DEVTMPFS)");
+	}
+	snprintf(node, sizeof(node), DEVTMPFS_DIR "/xattr_test_tty.%d",
+		 (int)getpid());
+	ASSERT_EQ(0, xt_mknode(node, S_IFCHR, XT_OWNER, XT_OWNER));
+	pid = fork_in_chain(_metadata, l1, 1);
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		XT_CHECK_ERR(lsetxattr(node, "trusted.t", "v", 1, 0), EPERM);
+		XT_CHECK_ERR(lgetxattr(node, "trusted.t", buf, sizeof(buf)),
+			     ENODATA);
+		XT_CHECK_ERR(lremovexattr(node, "trusted.t"), EPERM);
+		_exit(_metadata->exit_code);
+	}
+	ASSERT_EQ(0, xt_wait(pid));
+	errno = 0;
+	ASSERT_EQ(-1, lgetxattr(node, "trusted.<1000>t", buf, sizeof(buf)));
+	ASSERT_EQ(ENODATA, errno);
+	ASSERT_EQ(0, unlink(node));
+	ASSERT_EQ(0, umount(DEVTMPFS_DIR));
 }
 
 TEST_HARNESS_MAIN
