@@ -2164,8 +2164,10 @@ TEST_F(trusted, userns_newuidmap_no_subordinate_range)
  * root owns the node may not give it trusted.* names of its own either,
  * at either setting. They would be charged to the inode space new nodes
  * need and stay after the node is given back. Nothing is stored under
- * the namespace's chain. A mount of devtmpfs is the kernel's devtmpfs;
- * the node made here is removed again.
+ * the namespace's chain. A name the host stored under that chain is not
+ * the namespace's either: not listed to it, not readable, not removable,
+ * and kept. A mount of devtmpfs is the kernel's devtmpfs; the node made
+ * here is removed again.
  */
 #define DEVTMPFS_DIR "/tmp/xattr_trusted_userns_devtmpfs"
 
@@ -2186,19 +2188,31 @@ TEST(userns_devtmpfs_refused)
 	snprintf(node, sizeof(node), DEVTMPFS_DIR "/xattr_test_tty.%d",
 		 (int)getpid());
 	ASSERT_EQ(0, xt_mknode(node, S_IFCHR, XT_OWNER, XT_OWNER));
+	ASSERT_EQ(0, lsetxattr(node, "trusted.<1000>h", "h", 1, 0));
 	pid = fork_in_chain(_metadata, l1, 1);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
+		char list[256];
+		ssize_t len;
+
 		XT_CHECK_ERR(lsetxattr(node, "trusted.t", "v", 1, 0), EPERM);
 		XT_CHECK_ERR(lgetxattr(node, "trusted.t", buf, sizeof(buf)),
 			     ENODATA);
 		XT_CHECK_ERR(lremovexattr(node, "trusted.t"), EPERM);
+		XT_CHECK_ERR(lgetxattr(node, "trusted.h", buf, sizeof(buf)),
+			     ENODATA);
+		XT_CHECK_ERR(lremovexattr(node, "trusted.h"), EPERM);
+		len = llistxattr(node, list, sizeof(list));
+		XT_CHECK(len >= 0);
+		XT_EQ(0, xt_list_has(list, len, "trusted.h"));
+		XT_EQ(len, llistxattr(node, NULL, 0));
 		_exit(_metadata->exit_code);
 	}
 	ASSERT_EQ(0, xt_wait(pid));
 	errno = 0;
 	ASSERT_EQ(-1, lgetxattr(node, "trusted.<1000>t", buf, sizeof(buf)));
 	ASSERT_EQ(ENODATA, errno);
+	ASSERT_TRUE(has_value(node, "trusted.<1000>h", "h"));
 	ASSERT_EQ(0, unlink(node));
 	ASSERT_EQ(0, umount(DEVTMPFS_DIR));
 }
