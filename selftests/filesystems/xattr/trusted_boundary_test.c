@@ -894,7 +894,7 @@ TEST_F(boundary, userns_overlay_idmapped_lower)
 {
 	static struct ovl_idmapped o;
 	char f[PATH_MAX], names[4096];
-	int userns, hold, status;
+	int userns, hold;
 	pid_t pid;
 
 	NEED_SWITCH();
@@ -924,11 +924,7 @@ TEST_F(boundary, userns_overlay_idmapped_lower)
 	pid = ns_mounter(_metadata, ns_overlay_copy_up, (const char *)&o, &hold);
 	ASSERT_LT(0, pid);
 	close(hold);
-	status = xt_wait(pid);
-	if (status == XT_CHILD_SKIP)
-		SKIP(return, "overlayfs cannot be mounted in a user namespace over %s",
-		     variant->fs.fstype);
-	ASSERT_EQ(0, status);
+	XT_WAIT_OVL_CHILD(pid, variant->fs.fstype);
 }
 
 /*

@@ -1338,7 +1338,6 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 	char lfile[PATH_MAX], ufile[PATH_MAX];
 	bool on = self->sw;
 	pid_t pid;
-	int status;
 
 	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, true));
 	snprintf(lfile, sizeof(lfile), "%s/g", o.lower);
@@ -1374,11 +1373,7 @@ TEST_F(trusted, userns_overlayfs_copy_up)
 		close(fd);
 		_exit(_metadata->exit_code);
 	}
-	status = xt_wait(pid);
-	if (status == XT_CHILD_SKIP)
-		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
-		     variant->fs.fstype);
-	ASSERT_EQ(0, status);
+	XT_WAIT_OVL_CHILD(pid, variant->fs.fstype);
 	if (!on && self->lists_trusted)
 		return;	/* as the child checked */
 	ASSERT_TRUE(has_value(ufile, "user.u", "u"));
@@ -1511,7 +1506,6 @@ TEST_F(trusted, userns_overlayfs_upper)
 	static struct ovl_dirs o;
 	char file[PATH_MAX];
 	pid_t pid;
-	int status;
 
 	NEED_SWITCH();
 	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, true));
@@ -1546,11 +1540,7 @@ TEST_F(trusted, userns_overlayfs_upper)
 		XT_EQ(0, setxattr(path, "trusted.ov", "p", 1, XATTR_CREATE));
 		_exit(_metadata->exit_code);
 	}
-	status = xt_wait(pid);
-	if (status == XT_CHILD_SKIP)
-		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
-		     variant->fs.fstype);
-	ASSERT_EQ(0, status);
+	XT_WAIT_OVL_CHILD(pid, variant->fs.fstype);
 	ASSERT_TRUE(has_value(file, "trusted.<1000>ov", "p"));
 	ASSERT_TRUE(has_value(file, "trusted.<1000><5>c", "c"));
 	ASSERT_TRUE(trusted_names_are(file, NAMES("trusted.host", "trusted.<1000>ov",
@@ -1623,11 +1613,7 @@ TEST_F(trusted, userns_overlayfs_own_xattrs)
 		XT_CHECK_ERR(access(m, F_OK), ENOENT);
 		_exit(_metadata->exit_code);
 	}
-	status = xt_wait(pid);
-	if (status == XT_CHILD_SKIP)
-		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
-		     variant->fs.fstype);
-	ASSERT_EQ(0, status);
+	XT_WAIT_OVL_CHILD(pid, variant->fs.fstype);
 	snprintf(upper_dir, sizeof(upper_dir), "%s/d", o.upper);
 	ASSERT_TRUE(has_value(upper_dir, "trusted.<1000>overlay.opaque", "y"));
 	errno = 0;
@@ -1652,7 +1638,6 @@ TEST_F(trusted, userns_overlayfs_redirect_not_followed)
 	static struct ovl_dirs o;
 	char p[PATH_MAX];
 	pid_t pid;
-	int status;
 
 	NEED_SWITCH();
 	ASSERT_EQ(0, ovl_dirs_make(self->dir, &o, false));
@@ -1677,11 +1662,7 @@ TEST_F(trusted, userns_overlayfs_redirect_not_followed)
 		XT_CHECK_ERR(access(m, F_OK), EPERM);
 		_exit(_metadata->exit_code);
 	}
-	status = xt_wait(pid);
-	if (status == XT_CHILD_SKIP)
-		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s",
-		     variant->fs.fstype);
-	ASSERT_EQ(0, status);
+	XT_WAIT_OVL_CHILD(pid, variant->fs.fstype);
 	ASSERT_TRUE(has_value(p, "trusted.<1000>overlay.redirect", "/secret"));
 }
 
@@ -2177,17 +2158,7 @@ TEST(userns_devtmpfs_refused)
 	char node[PATH_MAX], buf[16];
 	pid_t pid;
 
-	XT_NEED_ROOT();
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	ASSERT_TRUE(!mkdir(DEVTMPFS_DIR, 0755) || errno == EEXIST);
-	if (mount("devtmpfs", DEVTMPFS_DIR, "devtmpfs", 0, NULL)) {
-		ASSERT_EQ(ENODEV, errno);
-		SKIP(return, "kernel without devtmpfs (CONFIG_DEVTMPFS)");
-	}
-	snprintf(node, sizeof(node), DEVTMPFS_DIR "/xattr_test_tty.%d",
-		 (int)getpid());
-	ASSERT_EQ(0, xt_mknode(node, S_IFCHR, XT_OWNER, XT_OWNER));
+	XT_DEVTMPFS_NODE(DEVTMPFS_DIR, node, XT_OWNER);
 	ASSERT_EQ(0, lsetxattr(node, "trusted.<1000>h", "h", 1, 0));
 	pid = fork_in_chain(_metadata, l1, 1);
 	ASSERT_LE(0, pid);
@@ -2213,8 +2184,7 @@ TEST(userns_devtmpfs_refused)
 	ASSERT_EQ(-1, lgetxattr(node, "trusted.<1000>t", buf, sizeof(buf)));
 	ASSERT_EQ(ENODATA, errno);
 	ASSERT_TRUE(has_value(node, "trusted.<1000>h", "h"));
-	ASSERT_EQ(0, unlink(node));
-	ASSERT_EQ(0, umount(DEVTMPFS_DIR));
+	ASSERT_EQ(0, xt_devtmpfs_release(DEVTMPFS_DIR, node));
 }
 
 TEST_HARNESS_MAIN

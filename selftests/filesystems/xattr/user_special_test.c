@@ -593,17 +593,7 @@ TEST(devtmpfs_owner_refused)
 	char node[PATH_MAX], buf[16];
 	pid_t pid;
 
-	XT_NEED_ROOT();
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	ASSERT_TRUE(!mkdir(DEVTMPFS_DIR, 0755) || errno == EEXIST);
-	if (mount("devtmpfs", DEVTMPFS_DIR, "devtmpfs", 0, NULL)) {
-		ASSERT_EQ(ENODEV, errno);
-		SKIP(return, "kernel without devtmpfs (CONFIG_DEVTMPFS)");
-	}
-	snprintf(node, sizeof(node), DEVTMPFS_DIR "/xattr_test_tty.%d",
-		 (int)getpid());
-	ASSERT_EQ(0, xt_mknode(node, S_IFCHR, XT_OWNER, XT_OWNER));
+	XT_DEVTMPFS_NODE(DEVTMPFS_DIR, node, XT_OWNER);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -616,8 +606,7 @@ TEST(devtmpfs_owner_refused)
 	}
 	ASSERT_EQ(0, xt_wait(pid));
 	XT_CHECK_ERR(lsetxattr(node, "user.t", "v", 1, 0), EPERM);
-	ASSERT_EQ(0, unlink(node));
-	ASSERT_EQ(0, umount(DEVTMPFS_DIR));
+	ASSERT_EQ(0, xt_devtmpfs_release(DEVTMPFS_DIR, node));
 }
 
 /*

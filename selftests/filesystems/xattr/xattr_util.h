@@ -579,6 +579,56 @@ static inline int xt_mknodes(const char *dir, uid_t uid, gid_t gid)
 	return 0;
 }
 
+/*
+ * devtmpfs's device nodes are the kernel's, some lent to users (login(1)
+ * gives the console user its tty). xt_devtmpfs_node() mounts the kernel's
+ * devtmpfs on dir, in a private mount namespace of the caller, and makes
+ * a character device there, owned by uid, its path in node (an array).
+ * Returns 0, or a negative errno; -ENODEV means "a kernel without
+ * devtmpfs". xt_devtmpfs_release() removes the node and unmounts.
+ */
+static inline int xt_devtmpfs_node(const char *dir, char *node, size_t len,
+				   uid_t uid)
+{
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	if (mount("devtmpfs", dir, "devtmpfs", 0, NULL))
+		return -errno;
+	if (snprintf(node, len, "%s/xattr_test_tty.%d", dir,
+		     (int)getpid()) >= (int)len)
+		return -ENAMETOOLONG;
+	return xt_mknode(node, S_IFCHR, uid, uid);
+}
+
+static inline int xt_devtmpfs_release(const char *dir, const char *node)
+{
+	if (unlink(node))
+		return -errno;
+	if (umount(dir))
+		return -errno;
+	return 0;
+}
+
+/*
+ * xt_devtmpfs_node() in a TEST(), into node (an array): SKIP when the
+ * kernel has no devtmpfs, fail on any other error.
+ */
+#define XT_DEVTMPFS_NODE(dir, node, uid) do {				\
+	int __ret;							\
+									\
+	XT_NEED_ROOT();							\
+	__ret = xt_devtmpfs_node(dir, node, sizeof(node), uid);		\
+	if (__ret == -ENODEV)						\
+		SKIP(return, "kernel without devtmpfs (CONFIG_DEVTMPFS)"); \
+	ASSERT_EQ(0, __ret) {						\
+		TH_LOG("devtmpfs node in %s: %s", dir, strerror(-__ret)); \
+	}								\
+} while (0)
+
 /* Does a listxattr() result hold this name? */
 static inline bool xt_list_has(const char *list, ssize_t len, const char *name)
 {
@@ -1003,6 +1053,20 @@ static inline long xt_uring_xattr(int op, int fd, const char *path,
  * The harness's own KSFT_SKIP, which no check in a child exits with.
  */
 #define XT_CHILD_SKIP KSFT_SKIP
+
+/*
+ * Wait for a child that mounts an overlayfs in a user namespace: SKIP when
+ * it exited with XT_CHILD_SKIP (the namespace may not mount overlayfs on
+ * this filesystem here), fail on any other status but 0.
+ */
+#define XT_WAIT_OVL_CHILD(pid, fstype) do {				\
+	int __status = xt_wait(pid);					\
+									\
+	if (__status == XT_CHILD_SKIP)					\
+		SKIP(return, "overlayfs cannot be mounted in a user namespace on %s", \
+		     fstype);						\
+	ASSERT_EQ(0, __status);						\
+} while (0)
 
 /*
  * An overlayfs mount error that means "not here": EINVAL (a layer's
