@@ -240,6 +240,10 @@ passes "ktap.awk -v partial=1 does not hold the counts (a run of some tests)" \
 printf 'guest 1 a.*.two\n' >"$tmp/pins-bad"
 fails "ktap.awk fails on a malformed pin line" \
 	awk -v name=guest -v skips="$tmp/pins-bad" -f "$S/ktap.awk" "$tmp/clean.log"
+fails "ktap.awk fails when the pin file cannot be read" \
+	awk -v name=guest -v skips="$tmp/no-such-pins" -f "$S/ktap.awk" "$tmp/clean.log"
+grep -q 'cannot read the pinned skips' "$tmp/out"
+result $? "ktap.awk says that it could not read the pin file"
 variant 's/^ok 2 selftests: filesystems\/xattr: b_test$/ok 2 selftests: filesystems\/xattr: b_test # SKIP no b/' |
 	sed '/^# ok 1 b.one$/d; s/^# 1..1$/# 1..0/' >"$tmp/pin-prog.log"
 fails "ktap.awk fails an unpinned skip of a whole program" pinned "$tmp/pin-prog.log"
@@ -259,9 +263,68 @@ fails "ktap.awk fails a tier whose number of results is not its pinned total" \
 	awk -v name=guest -v skips="$tmp/pins-total" -f "$S/ktap.awk" "$tmp/total.log"
 grep -q 'expected 4 results (.*), saw 3' "$tmp/out"
 result $? "ktap.awk says how many results it expected"
+# ---- make fstests' verdict (fstests-verdict.sh): fails closed ----
+# fst_results RUN LINE...: a run's console with ./check's summary lines
+fst_results() {
+	local r=$1
+	shift
+	mkdir -p "$tmp/fst/res/$r/xout/ext4/generic"
+	printf '%s\n' "$@" >"$tmp/fst/res/$r/console.log"
+}
+fst_verdict() { # EXPECTED: stock and patched-1, ext4, generic/001 and 002
+	"$S/fstests-verdict.sh" "$tmp/fst/res" "$tmp/fst/src" "$1" "stock patched-1" ext4 \
+		generic/001,generic/002
+}
+mkdir -p "$tmp/fst/src/tests/generic"
+printf 'QA output created by 001\nSilence is golden\n' >"$tmp/fst/src/tests/generic/001.out"
+printf '# no differences\n' >"$tmp/fst/none.expected"
+fst_results stock "[ext4] Ran: generic/001 generic/002" "[ext4] Passed all 2 tests"
+fst_results patched-1 "[ext4] Ran: generic/001 generic/002" "[ext4] Passed all 2 tests"
+passes "fstests-verdict.sh passes two runs that pass alike" \
+	"patched-1: 2 passed, 0 failed, 0 failed as documented, 0 not run" fst_verdict "$tmp/fst/none.expected"
+fst_results patched-1 "[ext4] Ran: generic/001" "[ext4] Passed all 1 tests"
+fails "fstests-verdict.sh fails a test with no result" fst_verdict "$tmp/fst/none.expected"
+fst_results stock "[ext4] Ran: generic/001 generic/002" "[ext4] Not run: generic/001 generic/002"
+fst_results patched-1 "[ext4] Ran: generic/001 generic/002" "[ext4] Not run: generic/001 generic/002"
+fails "fstests-verdict.sh fails when every test was not run (nothing checked)" \
+	fst_verdict "$tmp/fst/none.expected"
+printf 'stock generic/002 ext4 notrun\npatched-1 generic/002 * notrun\n' >"$tmp/fst/notrun.expected"
+fails "fstests-verdict.sh fails a run with no test passed, its skips pinned or not" \
+	fst_verdict "$tmp/fst/notrun.expected"
+grep -q 'FAIL: stock: no test passed' "$tmp/out"
+result $? "fstests-verdict.sh says which run passed nothing"
+fst_results stock "[ext4] Ran: generic/001 generic/002" "[ext4] Not run: generic/002"
+fst_results patched-1 "[ext4] Ran: generic/001 generic/002" "[ext4] Not run: generic/002"
+passes "fstests-verdict.sh passes a not-run test that a line pins" \
+	"patched-1: 1 passed, 0 failed, 0 failed as documented, 1 not run" fst_verdict "$tmp/fst/notrun.expected"
+fails "fstests-verdict.sh fails a not-run test that no line pins" fst_verdict "$tmp/fst/none.expected"
+fst_results patched-1 "[ext4] Ran: generic/001 generic/002" "[ext4] Passed all 2 tests"
+fails "fstests-verdict.sh fails a stale not-run pin (the test ran)" fst_verdict "$tmp/fst/notrun.expected"
+fst_results stock "[ext4] Ran: generic/001 generic/002" "[ext4] Passed all 2 tests"
+fst_results patched-1 "[ext4] Ran: generic/001 generic/002" "[ext4] Failures: generic/001"
+printf 'QA output created by 001\nSilence is not golden\n' >"$tmp/fst/res/patched-1/xout/ext4/generic/001.out.bad"
+fst_diff=$(diff -u "$tmp/fst/src/tests/generic/001.out" "$tmp/fst/res/patched-1/xout/ext4/generic/001.out.bad" | sed '1,2d' || true)
+printf '%s\n' "$fst_diff" >"$tmp/fst/001.diff"
+printf 'patched-1 generic/001 * %s\n' "$tmp/fst/001.diff" >"$tmp/fst/doc.expected"
+passes "fstests-verdict.sh passes a failure that fails exactly as documented" \
+	"patched-1: 1 passed, 0 failed, 1 failed as documented, 0 not run" fst_verdict "$tmp/fst/doc.expected"
+fails "fstests-verdict.sh fails a failure nobody documented" fst_verdict "$tmp/fst/none.expected"
+printf 'QA output created by 001\nSilence is broken\n' >"$tmp/fst/res/patched-1/xout/ext4/generic/001.out.bad"
+fails "fstests-verdict.sh fails a documented failure whose output differs" fst_verdict "$tmp/fst/doc.expected"
+fails "fstests-verdict.sh fails on an unreadable list of differences" fst_verdict "$tmp/fst/no-such.expected"
+
+# ---- make check-series: an empty series is no pass ----
+mkdir -p "$tmp/repo/patches"
+cp -r "$REPO/scripts" "$tmp/repo/"
+: >"$tmp/repo/patches/series"
+fails "check-series.sh refuses an empty patches/series" \
+	env XATTRNS_CACHE="$tmp/cache" bash "$tmp/repo/scripts/host/check-series.sh"
+grep -q 'patches/series lists no patch' "$tmp/out"
+result $? "check-series.sh says why it refused"
+
 # shellcheck disable=SC2016 # (an awk program)
 passes "scripts/report/skips.expected parses, each line pins a known tier" \
-	"ok" awk '!/^[ \t]*(#|$)/ && !(NF == 3 && $3 == "total" && $2 ~ /^[0-9]+$/) { if (NF < 4 || $2 !~ /^[0-9]+$/ || $1 !~ /^(stock|patched|patched-off|debug|debug-off|static|host)(,(stock|patched|patched-off|debug|debug-off|static|host))*$/) { print "bad: " $0; bad = 1 } } END { print bad ? "bad" : "ok"; exit bad }' "$REPO/scripts/report/skips.expected"
+	"ok" awk '!/^[ \t]*(#|$)/ && !(NF == 3 && $3 == "total" && $2 ~ /^[0-9]+$/) { if (NF < 4 || $2 !~ /^[0-9]+$/ || $1 !~ /^(stock|patched|patched-off|debug|debug-off|static|host|harness)(,(stock|patched|patched-off|debug|debug-off|static|host|harness))*$/) { print "bad: " $0; bad = 1 } } END { print bad ? "bad" : "ok"; exit bad }' "$REPO/scripts/report/skips.expected"
 
 # ---- tally.awk ----
 
@@ -598,6 +661,13 @@ sys.exit(0 if r.tag.endswith("svg") and len(r) else 1)' "$svg" >>"$tmp/out" 2>&1
 	result "$([ -z "$bad_svg" ] && echo 0 || echo 1)" \
 		"bench.awk's figures render as SVG (well-formed, a line per series)" "not well-formed or empty:$bad_svg"
 fi
+
+# ---- the number of cases, pinned (scripts/report/skips.expected) ----
+# a case that went missing, or a new one nobody pinned, fails
+pin=$(awk '$1 == "harness" && $3 == "total" { print $2 }' "$REPO/scripts/report/skips.expected")
+echo "$KTAP_N cases before this one, pinned total ${pin:-none}" >"$tmp/out"
+result "$([ "$((KTAP_N + 1))" = "${pin:-x}" ] && echo 0 || echo 1)" \
+	"the harness ran its pinned number of cases (scripts/report/skips.expected: harness)"
 
 rc=0
 ktap_end || rc=1

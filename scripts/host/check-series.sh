@@ -13,14 +13,15 @@
 # scripts/config/kernel-extra.config turned on.
 . "$(dirname "$0")/lib.sh"
 
+# an empty series checks nothing, which must not read as a pass
+series=$(series_patches)
+[ -n "$series" ] || die "patches/series lists no patch: nothing to check (make export writes it)"
 install_deps
 lock
 # the patched kernel's config, and the initramfs the series' guests start from
 build_all patched
 start=$(now)
 wt=$XATTRNS_CACHE/linux-series
-series=$(series_patches)
-[ -n "$series" ] || { log "patches/series is empty: nothing to check"; exit 0; }
 if [ ! -e "$wt/.git" ]; then
 	new_worktree "$wt" pristine
 fi

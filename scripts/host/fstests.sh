@@ -13,8 +13,9 @@
 # fstests is not a Debian package: the script clones
 # https://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git (or its mirror
 # github.com/kdave/xfstests) into the cache the first time; on a machine
-# that reaches neither, XATTRNS_FSTESTS_SRC names a clone holding the
-# pinned FSTESTS_COMMIT (any copy of either repository will do).
+# that reaches neither, XATTRNS_FSTESTS_SRC names a clone or a git bundle
+# holding the pinned FSTESTS_COMMIT (any copy of either repository will
+# do). The verdict: scripts/report/fstests-verdict.sh.
 # Environment: XATTRNS_FSTESTS (tests, comma-separated: instead of the list),
 # XATTRNS_FSTESTS_FS (default ext4,xfs,btrfs), XATTRNS_FSTESTS_RUNS
 # (default "stock patched-0 patched-1"), XATTRNS_FSTESTS_JOBS (guests at
@@ -58,22 +59,25 @@ lock
 # fstests at the pinned commit, built once into the cache
 fst=$XATTRNS_CACHE/fstests
 if [ "$(cat "$fst/.xattrns-built" 2>/dev/null)" != "$FSTESTS_COMMIT" ]; then
-	# the source: XATTRNS_FSTESTS_SRC, else a clone in the cache, made
-	# here from kernel.org (or its GitHub mirror) the first time
+	# the source: XATTRNS_FSTESTS_SRC (a clone, or a git bundle), else a
+	# clone in the cache, made here from kernel.org (or its GitHub
+	# mirror) the first time
 	src=${XATTRNS_FSTESTS_SRC:-$XATTRNS_CACHE/xfstests-dev}
 	if [ -z "${XATTRNS_FSTESTS_SRC:-}" ] && [ ! -e "$src" ]; then
 		log "fetching xfstests-dev into $src"
 		git clone -q https://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git "$src" 2>/dev/null ||
 			git clone -q https://github.com/kdave/xfstests.git "$src" ||
-			{ rm -rf "$src"; die "fstests: cannot fetch xfstests-dev; set XATTRNS_FSTESTS_SRC to a clone that holds commit $FSTESTS_COMMIT"; }
+			{ rm -rf "$src"; die "fstests: cannot fetch xfstests-dev; set XATTRNS_FSTESTS_SRC to a clone or a git bundle that holds commit $FSTESTS_COMMIT"; }
 	fi
-	git -C "$src" cat-file -e "$FSTESTS_COMMIT^{commit}" 2>/dev/null ||
-		die "fstests: $src does not hold commit $FSTESTS_COMMIT (git -C $src fetch, or set XATTRNS_FSTESTS_SRC)"
+	[ -e "$src" ] || die "fstests: XATTRNS_FSTESTS_SRC=$src does not exist"
 	t=$(now)
 	log "building fstests $FSTESTS_COMMIT from $src (a few minutes)"
 	rm -rf "$fst"
-	git clone -q "$src" "$fst"
-	git -C "$fst" checkout -q "$FSTESTS_COMMIT"
+	git clone -q --no-checkout "$src" "$fst" 2>/dev/null ||
+		die "fstests: cannot clone $src (a clone or a git bundle of xfstests-dev)"
+	git -C "$fst" cat-file -e "$FSTESTS_COMMIT^{commit}" 2>/dev/null ||
+		{ rm -rf "$fst"; die "fstests: $src does not hold commit $FSTESTS_COMMIT (git -C $src fetch, or set XATTRNS_FSTESTS_SRC)"; }
+	git -C "$fst" checkout -q --detach "$FSTESTS_COMMIT"
 	make -C "$fst" -j"$JOBS" >"$XATTRNS_CACHE/fstests-build.log" 2>&1 ||
 		die "fstests does not build (log: $XATTRNS_CACHE/fstests-build.log)"
 	echo "$FSTESTS_COMMIT" >"$fst/.xattrns-built"
@@ -144,104 +148,10 @@ done
 phase_end "guest runs" "$t"
 [ "$rc" = 0 ] || die "a make fstests guest failed (consoles: $res/*/console.log)"
 
-# status RUN FS TEST: pass, fail or notrun, from ./check's summary lines
-# (Ran:, Not run:, Failures:) in the console log
-status() {
-	awk -v fs="[$2]" -v t="$3" '
-		{ sub(/\r$/, "") }
-		$1 != fs { next }
-		$2 == "Ran:" { for (i = 3; i <= NF; i++) if ($i == t) ran = 1 }
-		$2 == "Not" && $3 == "run:" { for (i = 4; i <= NF; i++) if ($i == t) notrun = 1 }
-		$2 == "Failures:" { for (i = 3; i <= NF; i++) if ($i == t) failed = 1 }
-		END { print (failed ? "fail" : notrun ? "notrun" : ran ? "pass" : "missing") }
-	' "$res/$1/console.log"
-}
-# diff_of RUN FS TEST: the test's output against its golden output
-diff_of() {
-	diff -u "$fst/tests/$3.out" "$res/$1/xout/$2/$3.out.bad" |
-		sed -e '1,2d' || true
-}
-
-# the table, and the verdict
-fail=0
-printf '%-12s %-6s' test fs
-for r in $runs; do printf ' %-10s' "$r"; done
-echo
-for fs in ${fslist//,/ }; do
-	for t in ${tests//,/ }; do
-		printf '%-12s %-6s' "$t" "$fs"
-		for r in $runs; do
-			printf ' %-10s' "$(status "$r" "$fs" "$t")"
-		done
-		echo
-	done
-done
+# the table and the verdict (scripts/report/fstests-verdict.sh)
 baseline=${runs%% *}
-# notrun_reason RUN FS TEST: what ./check said when it skipped TEST
-notrun_reason() {
-	awk -v fs="[$2]" -v t="$3" '{ sub(/\r$/, "") }
-		$1 == fs && $2 == t && /\[not run\]/ { sub(/.*\[not run\] */, ""); print; exit }' \
-		"$res/$1/console.log"
-}
-declare -A npass nfail nskip ndoc
-for fs in ${fslist//,/ }; do
-	for t in ${tests//,/ }; do
-		base=$(status "$baseline" "$fs" "$t")
-		[ "$base" != missing ] || { echo "FAIL: $baseline $fs $t: no result"; fail=1; }
-		[ "$base" != notrun ] ||
-			echo "not run: $fs $t on $baseline: $(notrun_reason "$baseline" "$fs" "$t")"
-		for r in $runs; do
-			s=$(status "$r" "$fs" "$t")
-			case $s in
-			pass) npass[$r]=$((${npass[$r]:-0} + 1)) ;;
-			notrun) nskip[$r]=$((${nskip[$r]:-0} + 1)) ;;
-			*) nfail[$r]=$((${nfail[$r]:-0} + 1)) ;;
-			esac
-			# an expected difference: RUN TEST FS FILE (the diff it gives)
-			exp=$(awk -v r="$r" -v t="$t" -v fs="$fs" \
-				'$1 == r && $2 == t && ($3 == fs || $3 == "*") { print $4 }' "$expected")
-			if [ -n "$exp" ]; then
-				if [ "$s" != fail ]; then
-					echo "FAIL: $r $fs $t: $s, expected the documented failure ($exp)"
-					fail=1
-				elif ! diff -u "$REPO/$exp" <(diff_of "$r" "$fs" "$t") >"$res/$r-$fs-${t//\//-}.mismatch"; then
-					echo "FAIL: $r $fs $t differs from $exp otherwise than documented:"
-					sed 's/^/    /' "$res/$r-$fs-${t//\//-}.mismatch"
-					fail=1
-				else
-					echo "ok: $r $fs $t: fails exactly as documented ($exp)"
-					# counted as documented, not as failed
-					nfail[$r]=$((${nfail[$r]:-0} - 1))
-					ndoc[$r]=$((${ndoc[$r]:-0} + 1))
-				fi
-				continue
-			fi
-			if [ "$r" = "$baseline" ]; then
-				# the baseline itself must pass: a failure there is the
-				# harness's or the environment's, and hides what the
-				# other runs would show (list it if it is stock's own)
-				if [ "$s" = fail ]; then
-					echo "FAIL: $r $fs $t fails on the baseline (not listed in scripts/report/fstests.expected):"
-					diff_of "$r" "$fs" "$t" | sed 's/^/    /'
-					fail=1
-				fi
-			elif [ "$s" != "$base" ]; then
-				echo "FAIL: $r $fs $t: $s, $baseline: $base"
-				[ "$s" != fail ] || diff_of "$r" "$fs" "$t" | sed 's/^/    /'
-				fail=1
-			elif [ "$s" = fail ] &&
-				! cmp -s <(diff_of "$r" "$fs" "$t") <(diff_of "$baseline" "$fs" "$t"); then
-				echo "FAIL: $r $fs $t fails otherwise than on $baseline"
-				fail=1
-			fi
-		done
-	done
-done
-for r in $runs; do
-	# failed: against the baseline and scripts/report/fstests.expected;
-	# the documented failures that fail exactly as documented apart
-	echo "$r: ${npass[$r]:-0} passed, ${nfail[$r]:-0} failed, ${ndoc[$r]:-0} failed as documented, ${nskip[$r]:-0} not run"
-done
+fail=0
+"$REPO/scripts/report/fstests-verdict.sh" "$res" "$fst" "$expected" "$runs" "$fslist" "$tests" || fail=1
 phase_end "make fstests" "$total_start"
-[ "$fail" = 0 ] || die "make fstests: a test fails on the baseline, or results differ from it beyond the documented differences"
+[ "$fail" = 0 ] || die "make fstests: a test fails on the baseline, did not run unpinned, or results differ from it beyond the documented differences"
 echo "make fstests: every run matches $baseline except the documented differences ($(grep -c '^[a-z]' "$expected" || true) listed in scripts/report/fstests.expected)"

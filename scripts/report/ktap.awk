@@ -18,7 +18,8 @@
 # -v skips=FILE: the pinned skips (scripts/report/skips.expected): a skip
 # that no line for this tier (name) pins is a failure, and so is a line
 # whose count this run did not meet, unless -v partial=1 (a run of only
-# some tests: the counts cannot hold).
+# some tests: the counts cannot hold). A pin file that cannot be read is
+# a failure.
 function problem(msg) { problems[++nproblems] = msg }
 # glob (* and ?) to an anchored regular expression
 function glob_re(g,   r, i, c) {
@@ -35,8 +36,8 @@ function glob_re(g,   r, i, c) {
 # the lines of the pin file for this tier:
 #   TIERS COUNT TEST-GLOB REASON-GLOB (the reason: the rest of the line)
 #   TIERS COUNT total                  (the tier's number of results)
-function load_pins(   l, f, n, t, i, ok) {
-	while ((getline l < skips) > 0) {
+function load_pins(   l, f, n, t, i, ok, r) {
+	while ((r = (getline l < skips)) > 0) {
 		if (l ~ /^[ \t]*(#|$)/)
 			continue
 		n = split(l, f, /[ \t]+/)
@@ -64,6 +65,8 @@ function load_pins(   l, f, n, t, i, ok) {
 		pin_test_re[npins] = glob_re(f[3])
 		pin_reason_re[npins] = glob_re(l)
 	}
+	if (r < 0)
+		problem(sprintf("%s: cannot read the pinned skips", skips))
 	close(skips)
 }
 # a skipped result: counted as skipped when pinned, as a failure otherwise
