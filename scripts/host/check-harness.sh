@@ -237,6 +237,11 @@ grep -q 'pinned skip a.\*.two "no ext? device": expected 1, saw 0' "$tmp/out"
 result $? "ktap.awk names the stale pin"
 passes "ktap.awk -v partial=1 does not hold the counts (a run of some tests)" \
 	"guest: 3 passed, 0 failed, 0 skipped" pinned -v partial=1 "$tmp/pin-stale.log"
+passes "ktap.awk -v pintiers takes the pins of any tier it names (a kernel between them)" \
+	"series: 2 passed, 0 failed, 1 skipped" \
+	awk -v name=series -v pintiers=other,debug -v skips="$tmp/pins" -f "$S/ktap.awk" "$tmp/clean.log"
+fails "ktap.awk -v pintiers fails a skip that none of its tiers pins" \
+	awk -v name=series -v pintiers=other -v skips="$tmp/pins" -f "$S/ktap.awk" "$tmp/clean.log"
 printf 'guest 1 a.*.two\n' >"$tmp/pins-bad"
 fails "ktap.awk fails on a malformed pin line" \
 	awk -v name=guest -v skips="$tmp/pins-bad" -f "$S/ktap.awk" "$tmp/clean.log"
