@@ -102,9 +102,16 @@ check-series:
 mutate:
 	@$(S)/mutate.sh
 
+# every build directory of every tree the targets made (make check, debug,
+# hostroot, FUSE, check-series, mutate), fstests' objects, the guests' output
 clean:
-	@. $(S)/lib.sh; rm -rf "$$OUT" "$$XATTRNS_KTREE/_build" "$$STOCK_TREE/_build"; \
-		echo "removed build output under $$XATTRNS_CACHE"
+	@. $(S)/lib.sh; \
+	for t in "$$XATTRNS_KTREE" "$$STOCK_TREE" "$$XATTRNS_CACHE/linux-series" "$$MUTATE_TREE"; do \
+		rm -rf "$$t"/_build "$$t"/_build-*; done; \
+	if [ -f "$$XATTRNS_CACHE/fstests/Makefile" ]; then \
+		make -s -C "$$XATTRNS_CACHE/fstests" clean >/dev/null 2>&1 || true; \
+		rm -f "$$XATTRNS_CACHE/fstests/.xattrns-built"; fi; \
+	rm -rf "$$OUT"; echo "removed the build output under $$XATTRNS_CACHE (the trees stay)"
 
 distclean:
 	@. $(S)/lib.sh; \
