@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "../lib/nodes.h"
 #include "../lib/nsutil.h"
 
 #define MAP_LABEL(prefix)	":map:" CMP_LABEL ":" prefix ":"
@@ -175,42 +176,7 @@ static ssize_t guest_get(struct cmp_run *r, const struct cmp_node *n, const char
 
 static int mknode(const char *path, mode_t type, uid_t uid)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd, ret = 0;
-
-	switch (type) {
-	case S_IFREG:
-		fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
-		ret = fd < 0 ? -1 : close(fd);
-		break;
-	case S_IFDIR:
-		ret = mkdir(path, 0755);
-		break;
-	case S_IFLNK:
-		ret = symlink("file", path);
-		break;
-	case S_IFCHR:
-		ret = mknod(path, S_IFCHR | 0666, makedev(1, 3));
-		break;
-	case S_IFBLK:
-		ret = mknod(path, S_IFBLK | 0660, makedev(7, 0));
-		break;
-	case S_IFIFO:
-		ret = mknod(path, S_IFIFO | 0644, 0);
-		break;
-	case S_IFSOCK:
-		if (strlen(path) >= sizeof(sun.sun_path)) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		memcpy(sun.sun_path, path, strlen(path) + 1);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		ret = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&sun, sizeof(sun));
-		if (fd >= 0)
-			close(fd);
-		break;
-	}
-	if (ret || lchown(path, uid, uid))
+	if (tl_mknode(path, type, 0) || lchown(path, uid, uid))
 		return -1;
 	if (type == S_IFREG && chmod(path, 0666))	/* a shared, writable file */
 		return -1;

@@ -58,11 +58,12 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "../lib/ktap.h"
+#include "../lib/nodes.h"
 #include "../lib/nsutil.h"
+#include "../lib/switches.h"
 
 #define OWNER		1000
-#define SW_USER		"/proc/sys/fs/xattr_user_special"
-#define SW_TRUSTED	"/proc/sys/fs/xattr_trusted_userns"
 
 struct node {
 	const char *name;
@@ -146,39 +147,10 @@ static const struct scase cases[] = {
 	{ "trusted.*", "trusted.rt", SW_TRUSTED, NS_ROOT, { NS_ROOT }, 1 },
 };
 
-static int test_no;
-
-static void bail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void bail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	printf("Bail out! ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(": %s\n", strerror(errno));
-	exit(1);
-}
-
-static void result(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d ", ok ? "" : "not ", ++test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
-
 static void set_switch(const char *sw, int val)
 {
 	if (val >= 0 && ns_write_str(sw, val ? "1\n" : "0\n"))
-		bail("cannot write %s", sw);
+		ktap_bail("cannot write %s", sw);
 }
 
 /*
@@ -227,11 +199,11 @@ static int run_as(enum actor who, const char *const *argv, const char *src,
 	args[i] = NULL;
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0)
-		bail("%s", log);
+		ktap_bail("%s", log);
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0)
-		bail("fork");
+		ktap_bail("fork");
 	if (pid == 0) {
 		if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 			_exit(126);
@@ -257,10 +229,10 @@ static int label_tree(enum actor who, const char *dir, const char *xattr)
 	pid_t pid;
 
 	if (pipe(pipefd))
-		bail("pipe");
+		ktap_bail("pipe");
 	pid = fork();
 	if (pid < 0)
-		bail("fork");
+		ktap_bail("fork");
 	if (pid == 0) {
 		char path[800], val[32];
 		size_t i;
@@ -282,58 +254,31 @@ static int label_tree(enum actor who, const char *dir, const char *xattr)
 		n++;
 	close(pipefd[0]);
 	if (ns_wait(pid))
-		bail("labelling %s as %s failed", dir, actor_name[who]);
+		ktap_bail("labelling %s as %s failed", dir, actor_name[who]);
 	return n;
 }
 
 static void mknode(const char *dir, const struct node *nd)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	char path[800];
-	int fd, ret = 0;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, nd->name);
-	switch (nd->type) {
-	case S_IFREG:
-		fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
-		ret = fd < 0 || write(fd, "content\n", 8) != 8 ? -1 : close(fd);
-		break;
-	case S_IFDIR:
-		ret = mkdir(path, 0755);
-		break;
-	case S_IFLNK:
-		ret = symlink("file", path);
-		break;
-	case S_IFIFO:
-		ret = mknod(path, S_IFIFO | 0644, 0);
-		break;
-	case S_IFSOCK:
-		if (strlen(path) >= sizeof(sun.sun_path)) {
-			errno = ENAMETOOLONG;
-			ret = -1;
-			break;
-		}
-		memcpy(sun.sun_path, path, strlen(path) + 1);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		ret = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&sun, sizeof(sun));
-		if (fd >= 0)
-			close(fd);
-		break;
-	case S_IFCHR:
-		ret = mknod(path, S_IFCHR | 0666, makedev(1, 3));
-		break;
-	case S_IFBLK:
-		ret = mknod(path, S_IFBLK | 0660, makedev(7, 0));
-		break;
+	if (tl_mknode(path, nd->type, nd->type == S_IFREG ? 0644 : 0))
+		ktap_bail("%s", path);
+	if (nd->type == S_IFREG) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "content\n", 8) != 8 || close(fd))
+			ktap_bail("%s", path);
 	}
-	if (ret || lchown(path, OWNER, OWNER))
-		bail("%s", path);
+	if (lchown(path, OWNER, OWNER))
+		ktap_bail("%s", path);
 }
 
 static void mkdir_owned(const char *path, uid_t uid)
 {
 	if (mkdir(path, 0755) || chown(path, uid, uid))
-		bail("%s", path);
+		ktap_bail("%s", path);
 }
 
 /* The trusted* names and values root sees on path, as one string. */
@@ -412,7 +357,7 @@ static bool log_has(const char *log, const char *what)
 	bool found = false;
 
 	if (!f)
-		bail("%s", log);
+		ktap_bail("%s", log);
 	while (!found && fgets(line, sizeof(line), f))
 		found = strstr(line, what) != NULL;
 	fclose(f);
@@ -465,7 +410,7 @@ static void rt_put(const struct rt *r, const char *key, int val)
 	snprintf(path, sizeof(path), "%s/%s", r->dir, key);
 	f = fopen(path, "we");
 	if (!f || fprintf(f, "%d\n", val) < 0 || fclose(f))
-		bail("%s", path);
+		ktap_bail("%s", path);
 }
 
 static int rt_get(const struct rt *r, const char *key)
@@ -477,7 +422,7 @@ static int rt_get(const struct rt *r, const char *key)
 	snprintf(path, sizeof(path), "%s/%s", r->dir, key);
 	f = fopen(path, "re");
 	if (!f || fscanf(f, "%d", &val) != 1)
-		bail("%s: not recorded (did the boot at switch 1 run first?)", path);
+		ktap_bail("%s: not recorded (did the boot at switch 1 run first?)", path);
 	fclose(f);
 	return val;
 }
@@ -521,12 +466,12 @@ static void rt_check(const struct rt *r, const struct scase *c, const struct mod
 	       what, labelled, NR_NODES, rc_pack, rc_unpack);
 	if (rc_pack >= 126 || rc_unpack >= 126) {
 		show_log(r->log);
-		bail("%s: the tool could not be run", what);
+		ktap_bail("%s: the tool could not be run", what);
 	}
 	if (rc_pack || rc_unpack)
 		show_log(r->log);
 	if (abort_expected(t, m)) {
-		result(rc_unpack == 1 && log_has(r->log, "FATAL ERROR: write_xattr"),
+		ktap_result(rc_unpack == 1 && log_has(r->log, "FATAL ERROR: write_xattr"),
 		       "%s: stops at the first xattr it may not write (exit %d)", what, rc_unpack);
 		return;
 	}
@@ -543,7 +488,7 @@ static void rt_check(const struct rt *r, const struct scase *c, const struct mod
 		have_node = !lstat(path, &st) && (st.st_mode & S_IFMT) == nd->type;
 		/* the name says what is expected; a failure says what happened */
 		if (!want_node || !have_node) {
-			result(want_node == have_node, "%s, %s: %s%s%s", what, nd->name,
+			ktap_result(want_node == have_node, "%s, %s: %s%s%s", what, nd->name,
 			       want_node ? "node copied" : "node not copied",
 			       *why ? ": " : "", why);
 			if (want_node != have_node)
@@ -564,33 +509,13 @@ static void rt_check(const struct rt *r, const struct scase *c, const struct mod
 			trusted_view(path, view_dst, sizeof(view_dst));
 			have_xattr = *view_src && !strcmp(view_src, view_dst);
 		}
-		result(want_xattr == have_xattr, "%s, %s: %s %s", what, nd->name, c->xattr,
+		ktap_result(want_xattr == have_xattr, "%s, %s: %s %s", what, nd->name, c->xattr,
 		       want_xattr ? "kept" : "not kept");
 		if (want_xattr != have_xattr)
 			printf("# %s was%s kept\n", c->xattr, have_xattr ? "" : " not");
 	}
 }
 
-/* The switches as this boot has them: -1 (stock), 0 or 1 (both the same) */
-static int boot_switches(void)
-{
-	char a[8] = "", b[8] = "";
-	FILE *f;
-
-	if (access(SW_USER, F_OK) || access(SW_TRUSTED, F_OK))
-		return -1;
-	f = fopen(SW_USER, "re");
-	if (!f || !fgets(a, sizeof(a), f))
-		bail("%s", SW_USER);
-	fclose(f);
-	f = fopen(SW_TRUSTED, "re");
-	if (!f || !fgets(b, sizeof(b), f))
-		bail("%s", SW_TRUSTED);
-	fclose(f);
-	if (strcmp(a, b))
-		bail("the switches differ (%s, %s): boot with both 0 or both 1", a, b);
-	return atoi(a);
-}
 
 /*
  * Which round trips a boot runs, and which of their steps. The switches go
@@ -631,7 +556,7 @@ static void boot_steps(const char *base, const struct mode *m, const struct tool
 
 int main(int argc, char **argv)
 {
-	int sw = boot_switches(), ai, plan = 0, step;
+	int sw = sw_boot(), ai, plan = 0, step;
 	const struct mode *modes = sw >= 0 ? patched_modes : stock_modes;
 	size_t nmodes = sw >= 0 ? 3 : 1, ci, mi, ti;
 
@@ -653,7 +578,7 @@ int main(int argc, char **argv)
 	       "patched, switches 0: modes switch 0 and (unpacking) switch 1>0");
 	for (ti = 0; ti < NR_TOOLS; ti++)
 		if (access(tools[ti].bin, X_OK))
-			bail("%s: no %s", tools[ti].name, tools[ti].bin);
+			ktap_bail("%s: no %s", tools[ti].name, tools[ti].bin);
 	for (step = 0; step < 2; step++) {
 		if (step == 1 && sw == 0) {
 			/* what is on disk is read with the switches on */
@@ -672,6 +597,6 @@ int main(int argc, char **argv)
 							   sw, step);
 				}
 	}
-	printf("# %d tests\n", test_no);
-	return test_no == plan ? 0 : 1;
+	printf("# %d tests\n", ktap_count);
+	return ktap_count == plan ? 0 : 1;
 }

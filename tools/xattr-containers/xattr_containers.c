@@ -51,11 +51,12 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "../lib/ktap.h"
+#include "../lib/nodes.h"
 #include "../lib/nsutil.h"
+#include "../lib/switches.h"
 
 #define USER		1000
-#define SW_USER		"/proc/sys/fs/xattr_user_special"
-#define SW_TRUSTED	"/proc/sys/fs/xattr_trusted_userns"
 #define FUSE_OVERLAYFS	"/usr/bin/fuse-overlayfs"
 #define TAR		"/usr/bin/tar"
 #define OVERRIDE	"user.fuseoverlayfs.override_stat"
@@ -110,35 +111,6 @@ static bool errno_as_expected(int err, int want)
 	return err == want;
 }
 
-static int test_no;
-
-static void bail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void bail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	printf("Bail out! ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(": %s\n", strerror(errno));
-	exit(1);
-}
-
-static void result(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d ", ok ? "" : "not ", ++test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
-
 static void set_switches(enum mode m)
 {
 	const char *v = m == SW1 ? "1\n" : "0\n";
@@ -146,13 +118,13 @@ static void set_switches(enum mode m)
 	if (m == STOCK)
 		return;
 	if (ns_write_str(SW_USER, v) || ns_write_str(SW_TRUSTED, v))
-		bail("cannot set the switches");
+		ktap_bail("cannot set the switches");
 }
 
 static void mkdir_as(const char *path, uid_t uid)
 {
 	if (mkdir(path, 0755) || chown(path, uid, uid))
-		bail("mkdir %s", path);
+		ktap_bail("mkdir %s", path);
 }
 
 /*
@@ -172,10 +144,10 @@ static pid_t container_fork(void)
 	pid_t pid;
 
 	if (pipe(ready) || pipe(done))
-		bail("pipe");
+		ktap_bail("pipe");
 	pid = fork();
 	if (pid < 0)
-		bail("fork");
+		ktap_bail("fork");
 	if (pid == 0) {
 		close(ready[0]);
 		close(done[1]);
@@ -321,24 +293,9 @@ static void make_layer(const char *lower)
 		int r;
 
 		snprintf(path, sizeof(path), "%s/%s", lower, nodes[i].name);
-		switch (nodes[i].type) {
-		case S_IFDIR:
-			r = mkdir(path, 0755);
-			break;
-		case S_IFLNK:
-			r = symlink("file", path);
-			break;
-		case S_IFCHR:
-			r = mknod(path, S_IFCHR | 0644, makedev(1, 3));
-			break;
-		case S_IFBLK:
-			r = mknod(path, S_IFBLK | 0644, makedev(7, 0));
-			break;
-		default:
-			r = mknod(path, nodes[i].type | 0644, 0);
-		}
+		r = tl_mknode(path, nodes[i].type, nodes[i].type == S_IFDIR ? 0 : 0644);
 		if (r || lchown(path, USER, USER))
-			bail("make %s", path);
+			ktap_bail("make %s", path);
 	}
 }
 
@@ -353,7 +310,7 @@ static void part_fuse_overlayfs(const char *dir, enum mode m)
 
 	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (s == MAP_FAILED)
-		bail("mmap");
+		ktap_bail("mmap");
 	memset(s, 0, sizeof(*s));
 	snprintf(b, sizeof(b), "%s/fo-%d", dir, m);
 	mkdir_as(b, USER);
@@ -378,14 +335,14 @@ static void part_fuse_overlayfs(const char *dir, enum mode m)
 	}
 	started = ns_wait(pid) == 0;
 	print_log(log);
-	result(started && !s->mounted && !s->remounted,
+	ktap_result(started && !s->mounted && !s->remounted,
 	       "fuse-overlayfs: %s: the container mounts, unmounts and mounts again", tag);
 	if (!started || s->mounted || s->remounted) {
 		printf("# container %s, mount %d, remount %d\n",
 		       started ? "ran" : "failed", s->mounted, s->remounted);
 		print_log(log);
 		for (i = 0; i < NR_NODES; i++)
-			result(false, "fuse-overlayfs: %s: %s: not reached", tag, nodes[i].name);
+			ktap_result(false, "fuse-overlayfs: %s: %s: not reached", tag, nodes[i].name);
 		munmap(s, sizeof(*s));
 		return;
 	}
@@ -411,7 +368,7 @@ static void part_fuse_overlayfs(const char *dir, enum mode m)
 				printf("#   upper copy: type %o, owner %u:%u, mode %04o, xattrs %s\n",
 				       st.st_mode & S_IFMT, st.st_uid, st.st_gid, st.st_mode & 07777, names);
 		}
-		result(errno_as_expected(s->chown_err[i], e->chown_err) &&
+		ktap_result(errno_as_expected(s->chown_err[i], e->chown_err) &&
 		       errno_as_expected(s->chmod_err[i], e->chmod_err) &&
 		       stored == e->stored && shown == e->shown,
 		       "fuse-overlayfs: %s: %s: chown %s, override %s, owner %s after remount",
@@ -484,17 +441,17 @@ static void ovl_layers(const char *b)
 	mkdir_as(p, USER);
 	snprintf(p, sizeof(p), "%s/lower/gone", b);
 	if (mknod(p, S_IFREG | 0644, 0) || chown(p, USER, USER))
-		bail("%s", p);
+		ktap_bail("%s", p);
 	snprintf(p, sizeof(p), "%s/lower/dir", b);
 	mkdir_as(p, USER);
 	snprintf(p, sizeof(p), "%s/lower/dir/old", b);
 	if (mknod(p, S_IFREG | 0644, 0) || chown(p, USER, USER))
-		bail("%s", p);
+		ktap_bail("%s", p);
 	snprintf(p, sizeof(p), "%s/lower/labelled", b);
 	mkdir_as(p, USER);
 	snprintf(p, sizeof(p), "%s/lower/labelled/below", b);
 	if (mknod(p, S_IFREG | 0644, 0) || chown(p, USER, USER))
-		bail("%s", p);
+		ktap_bail("%s", p);
 	snprintf(p, sizeof(p), "%s/upper", b);
 	mkdir_as(p, USER);
 	snprintf(p, sizeof(p), "%s/upper/labelled", b);
@@ -534,7 +491,7 @@ static void part_overlayfs(const char *dir, enum mode m, bool userxattr)
 
 	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (s == MAP_FAILED)
-		bail("mmap");
+		ktap_bail("mmap");
 	memset(s, 0, sizeof(*s));
 	snprintf(b, sizeof(b), "%s/ovl-%d-%d", dir, m, userxattr);
 	ovl_layers(b);
@@ -562,7 +519,7 @@ static void part_overlayfs(const char *dir, enum mode m, bool userxattr)
 	 * trusted.<1000>overlay.opaque on the host, and the directory works.
 	 */
 	works = userxattr || m == SW1;
-	result(started && !s->mount_err && !s->unlink_err && !s->remount_err &&
+	ktap_result(started && !s->mount_err && !s->unlink_err && !s->remount_err &&
 	       s->gone_hidden &&
 	       (works ? !s->rmdir_err && !s->mkdir_err && s->old_hidden && s->new_there :
 			s->rmdir_err == EIO),
@@ -586,11 +543,11 @@ static void part_overlayfs(const char *dir, enum mode m, bool userxattr)
 		snprintf(p, sizeof(p), "lowerdir=%s/lower,upperdir=%s/upper,workdir=%s", b, b, work);
 		snprintf(work, sizeof(work), "%s/merged", b);
 		if (mount("overlay", work, "overlay", 0, p))
-			bail("host overlayfs mount");
+			ktap_bail("host overlayfs mount");
 		snprintf(p, sizeof(p), "%s/merged/labelled/below", b);
 		host_opaque = access(p, F_OK) != 0;
 		umount2(work, 0);
-		result((m == SW1 ? !s->label_err : s->label_err == EPERM) && !host_opaque,
+		ktap_result((m == SW1 ? !s->label_err : s->label_err == EPERM) && !host_opaque,
 		       "overlayfs in a namespace: %s: the namespace's trusted.overlay.opaque %s, a host overlayfs ignores it",
 		       tag, m == SW1 ? "is its own" : "is refused (EPERM)");
 	}
@@ -612,19 +569,9 @@ static void make_storage_layer(const char *src)
 
 	for (i = 0; i < NR_NODES; i++) {
 		snprintf(p, sizeof(p), "%s/%s", src, nodes[i].name);
-		switch (nodes[i].type) {
-		case S_IFCHR:
-		case S_IFBLK:
+		if (nodes[i].type == S_IFCHR || nodes[i].type == S_IFBLK)
 			continue;
-		case S_IFDIR:
-			r = mkdir(p, 0755);
-			break;
-		case S_IFLNK:
-			r = symlink("file", p);
-			break;
-		default:
-			r = mknod(p, nodes[i].type | 0644, 0);
-		}
+		r = tl_mknode(p, nodes[i].type, nodes[i].type == S_IFDIR ? 0 : 0644);
 		if (r)
 			_exit(125);
 		/* refused on a FIFO or symlink without patch A's switch */
@@ -648,7 +595,7 @@ static void layer_rc(const char *w, int *rc, bool save)
 	f = fopen(path, save ? "we" : "re");
 	if (!f || (save ? fprintf(f, "%d %d\n", rc[0], rc[1]) < 0 :
 		   fscanf(f, "%d %d", &rc[0], &rc[1]) != 2) || fclose(f))
-		bail("%s: %s", path, save ? "cannot save" : "not saved (did the boot at switch 1 run first?)");
+		ktap_bail("%s: %s", path, save ? "cannot save" : "not saved (did the boot at switch 1 run first?)");
 }
 
 /*
@@ -669,7 +616,7 @@ static void part_layer(const char *dir, enum mode m, enum mode unpack, bool stor
 
 	rc = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (rc == MAP_FAILED)
-		bail("mmap");
+		ktap_bail("mmap");
 	/* the container's own directory: the archive, tar's log, the layers */
 	snprintf(w, sizeof(w), "%s/layer-%d-%d-%d", dir, m, unpack, storage);
 	if (storage)
@@ -724,7 +671,7 @@ static void part_layer(const char *dir, enum mode m, enum mode unpack, bool stor
 		plain = S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
 		n = lgetxattr(p, name, had, sizeof(had) - 1);
 		if (storage)
-			result((n >= 0) == (plain || m == SW1),
+			ktap_result((n >= 0) == (plain || m == SW1),
 			       "%s: %s: %s: the container's override %s", what,
 			       mode_name[m], nodes[i].name,
 			       plain || m == SW1 ? "stored" : "refused");
@@ -741,7 +688,7 @@ static void part_layer(const char *dir, enum mode m, enum mode unpack, bool stor
 		 * where the unpacking may write it (patch A's switch on). tar
 		 * -x reports what it could not set with exit status 0.
 		 */
-		result((n >= 0 && !strcmp(had, has)) == (plain || unpack == SW1),
+		ktap_result((n >= 0 && !strcmp(had, has)) == (plain || unpack == SW1),
 		       "%s round trip: %s > %s: %s (%s): override %s", what,
 		       mode_name[m], mode_name[unpack], nodes[i].name,
 		       plain ? "plain" : "special", plain || unpack == SW1 ? "kept" : "lost");
@@ -752,22 +699,9 @@ static void part_layer(const char *dir, enum mode m, enum mode unpack, bool stor
 /* The switches as this boot has them: STOCK (none), SW0 or SW1 (both the same) */
 static enum mode boot_mode(void)
 {
-	char a[8] = "", b[8] = "";
-	FILE *f;
+	int sw = sw_boot();
 
-	if (access(SW_USER, F_OK) || access(SW_TRUSTED, F_OK))
-		return STOCK;
-	f = fopen(SW_USER, "re");
-	if (!f || !fgets(a, sizeof(a), f))
-		bail("%s", SW_USER);
-	fclose(f);
-	f = fopen(SW_TRUSTED, "re");
-	if (!f || !fgets(b, sizeof(b), f))
-		bail("%s", SW_TRUSTED);
-	fclose(f);
-	if (strcmp(a, b))
-		bail("the switches differ: boot with both 0 or both 1");
-	return atoi(a) ? SW1 : SW0;
+	return sw < 0 ? STOCK : sw ? SW1 : SW0;
 }
 
 /*
@@ -797,11 +731,11 @@ int main(int argc, char **argv)
 	       "patched, switches 1: mode switch 1, packs the layers of switch 1 > switch 0" :
 	       "patched, switches 0: mode switch 0, unpacks the layers of switch 1 > switch 0");
 	if (access(FUSE_OVERLAYFS, X_OK) || access(TAR, X_OK))
-		bail("no %s or %s", FUSE_OVERLAYFS, TAR);
+		ktap_bail("no %s or %s", FUSE_OVERLAYFS, TAR);
 	if (access("/dev/fuse", F_OK))
-		bail("no /dev/fuse: the kernel needs CONFIG_FUSE_FS");
+		ktap_bail("no /dev/fuse: the kernel needs CONFIG_FUSE_FS");
 	if (chmod("/dev/fuse", 0666))
-		bail("chmod /dev/fuse");
+		ktap_bail("chmod /dev/fuse");
 	part_fuse_overlayfs(argv[1], m);
 	part_overlayfs(argv[1], m, false);
 	part_overlayfs(argv[1], m, true);
@@ -816,6 +750,6 @@ int main(int argc, char **argv)
 		for (storage = 0; storage < 2; storage++)
 			part_layer(argv[1], SW1, SW0, storage, LAYER_CHECK);
 	}
-	printf("1..%d\n", test_no);
+	printf("1..%d\n", ktap_count);
 	return 0;
 }
