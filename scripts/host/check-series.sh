@@ -67,8 +67,9 @@ w1() {
 # runs them in a kernel tree. Before the patch that adds a behaviour, its
 # tests SKIP with the reason (no such sysctl) and every test of the
 # behaviour that was already there must pass: the series bisects in
-# behaviour, not only in build. Each skip must be one that make check pins
-# (scripts/report/skips.expected) for the stock or the patched kernel.
+# behaviour, not only in build. Each skip must be pinned in
+# scripts/report/skips.expected: for the stock or the patched kernel, or
+# for the prefixes alone (tier "series").
 series_guest() {
 	local n=$1 p=$2 img=$OUT/series.bzImage
 	cp "$wt/_build/arch/x86/boot/bzImage" "$img"
