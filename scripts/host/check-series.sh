@@ -118,11 +118,14 @@ for p in $series; do
 	for f in $files; do
 		# the selftests are no kernel objects: series_guest builds and runs them
 		case $f in tools/*) continue ;; esac
+		# a file another one includes is built through that one
+		inc=$(c_includer "$XATTRNS_KTREE" "$f")
+		[ -z "$inc" ] || f=$inc
 		# files this config builds, and the others (the extra config's)
 		if [ -f "$XATTRNS_KTREE/_build/${f%.c}.o" ]; then
-			objs="$objs ${f%.c}.o"
+			case " $objs " in *" ${f%.c}.o "*) ;; *) objs="$objs ${f%.c}.o" ;; esac
 		else
-			xobjs="$xobjs ${f%.c}.o"
+			case " $xobjs " in *" ${f%.c}.o "*) ;; *) xobjs="$xobjs ${f%.c}.o" ;; esac
 		fi
 	done
 	# (lists of object paths: one word each)

@@ -291,6 +291,15 @@ CHECKPATCH_OPTS="--strict --no-signoff --ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHAN
 # lists the new directory in MAINTAINERS, so B's, adding files to it,
 # does not need to (FILE_PATH_CHANGES).
 CHECKPATCH_SELFTEST_IGNORE="COMPLEX_MACRO,MULTISTATEMENT_MACRO_USE_DO_WHILE,SINGLE_STATEMENT_DO_WHILE_MACRO,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL"
+# c_includer TREE FILE: the .c file of FILE's directory in TREE that
+# includes FILE (a KUnit test such as fs/xattr_userns_test.c is built
+# through the file it tests, not on its own), or nothing
+c_includer() {
+	local d b
+	d=$(dirname "$2")
+	b=$(basename "$2")
+	grep -l -F "#include \"$b\"" "$1/$d"/*.c 2>/dev/null | head -n 1 | sed "s|^$1/||"
+}
 checkpatch_patch() { # TREE PATCH
 	local opts="$CHECKPATCH_OPTS"
 	if ! grep '^+++ b/' "$2" | grep -qv -e '^+++ b/tools/testing/selftests/' -e '^+++ b/MAINTAINERS$'; then

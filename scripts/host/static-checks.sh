@@ -79,6 +79,9 @@ w1() { # tree object: its warning and error lines, locations dropped, and
 }
 for f in $files; do
 	o=${f%.c}.o
+	# a file another one includes (a KUnit test) is built through it
+	inc=$(c_includer "$XATTRNS_KTREE" "$f")
+	[ -z "$inc" ] || o=${inc%.c}.o
 	case $f in tools/testing/selftests/*)
 		# the kselftests: built by mkinitramfs.sh (static), where any
 		# warning fails the build; the program must be there
