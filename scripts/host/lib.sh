@@ -298,7 +298,8 @@ c_includer() {
 	local d b
 	d=$(dirname "$2")
 	b=$(basename "$2")
-	grep -l -F "#include \"$b\"" "$1/$d"/*.c 2>/dev/null | head -n 1 | sed "s|^$1/||"
+	{ grep -l -F "#include \"$b\"" "$1/$d"/*.c 2>/dev/null || true; } |
+		head -n 1 | sed "s|^$1/||"
 }
 checkpatch_patch() { # TREE PATCH
 	local opts="$CHECKPATCH_OPTS"
