@@ -17,19 +17,18 @@ install_deps
 build_all
 export XATTRNS_ACCEL=tcg	# icount needs TCG
 # a guest measures four filesystems, lists of up to 4096 names: give it time
-export XATTRNS_TIMEOUT=${XATTRNS_TIMEOUT:-3600}
+tmo=${XATTRNS_TIMEOUT:-3600}
 
 t=$(now)
-XATTRNS_TAG=" icount" XATTRNS_LOG_SUFFIX=-bench-icount XATTRNS_CPUS=1 \
-	XATTRNS_CMDLINE_EXTRA="norandmaps xattrns.bench=icount" \
-	XATTRNS_QEMU_EXTRA="-icount shift=0,sleep=off" boot_both bench patched-off ||
+boot_both bench patched-off bench-icount --tag " icount" --cpus 1 --timeout "$tmo" \
+	--append "norandmaps xattrns.bench=icount" -- -icount shift=0,sleep=off ||
 	die "a benchmark run failed"
 phase_end "instruction-count runs" "$t"
 t=$(now)
 for k in stock patched-off; do
-	XATTRNS_TAG=" wall" XATTRNS_LOG_SUFFIX=-bench-wall XATTRNS_CPUS=2 \
-		XATTRNS_CMDLINE_EXTRA="norandmaps xattrns.bench=wall" \
-		XATTRNS_LOG_NAME=$(guest_kernel "$k") "$REPO/scripts/host/boot.sh" "$k" bench 2>&1
+	"$REPO/scripts/host/boot.sh" --tag " wall" --cpus 2 --timeout "$tmo" \
+		--append "norandmaps xattrns.bench=wall" \
+		--console "$OUT/console-$(guest_kernel "$k")-bench-wall.log" "$k" bench 2>&1
 done
 phase_end "wall-clock runs" "$t"
 

@@ -667,6 +667,35 @@ sys.exit(0 if r.tag.endswith("svg") and len(r) else 1)' "$svg" >>"$tmp/out" 2>&1
 		"bench.awk's figures render as SVG (well-formed, a line per series)" "not well-formed or empty:$bad_svg"
 fi
 
+# ---- the booter's command line (boot.sh) ----
+# every argument of a boot is an option of boot.sh, checked before anything
+# boots: a wrong one is refused with its usage, not passed on to QEMU
+boot() { XATTRNS_CACHE=$tmp/bootcache "$H/boot.sh" "$@"; }
+refused() { # refused DESCRIPTION WORD ARGS...: fails, naming WORD
+	local desc=$1 word=$2 rc=0
+	shift 2
+	boot "$@" >"$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" = 0 ] || ! grep -q -F -- "$word" "$tmp/out"; then
+		result 1 "$desc" "exit status $rc; want non-zero and '$word' in the message"
+	else
+		result 0 "$desc"
+	fi
+}
+refused "boot.sh refuses an unknown option" "unknown option --skip" --skip x patched check
+refused "boot.sh refuses an unknown guest" "no guest 'patched-on'" patched-on check
+refused "boot.sh refuses --cpus that is no number" "--cpus 'two'" --cpus two patched check
+refused "boot.sh refuses --timeout that is no number" "--timeout '1h'" --timeout 1h patched check
+refused "boot.sh refuses an option without its value" "--tests needs a value" --tests
+refused "boot.sh refuses a word after MODE that is not --" "unexpected 'extra'" patched check extra
+refused "boot.sh: hostroot needs --init" "hostroot needs --init" patched hostroot
+refused "boot.sh: --init is hostroot's only" "--init and --progress are hostroot's" --init /sbin/init patched check
+: >"$tmp/img"
+refused "boot.sh refuses an unreadable --skips file" "--skips: cannot read" --skips "$tmp/none" --kernel "$tmp/img" --initrd "$tmp/img" patched check
+# a valid command line gets as far as the kernel image
+refused "boot.sh accepts its options, then looks for the kernel" "no patched kernel at $tmp/nokernel" \
+	--kernel "$tmp/nokernel" --initrd "$tmp/img" --tests a:b --cpus 2 --tag " t" --append x=1 \
+	--timeout 60 --partial --console "$tmp/c.log" patched check -- -icount shift=0
+
 # ---- the number of cases, pinned (scripts/report/skips.expected) ----
 # a case that went missing, or a new one nobody pinned, fails
 pin=$(awk '$1 == "harness" && $3 == "total" { print $2 }' "$REPO/scripts/report/skips.expected")

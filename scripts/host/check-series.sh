@@ -73,8 +73,8 @@ w1() {
 series_guest() {
 	local n=$1 p=$2 img=$OUT/series.bzImage
 	cp "$wt/_build/arch/x86/boot/bzImage" "$img"
-	if ! XATTRNS_KIMAGE=$img XATTRNS_TAG=" $n" XATTRNS_LOG_SUFFIX=-series \
-		"$REPO/scripts/host/boot.sh" patched standalone >"$OUT/series-guest.log" 2>&1; then
+	if ! "$REPO/scripts/host/boot.sh" --kernel "$img" --tag " $n" \
+		--console "$OUT/console-patched-series.log" patched standalone >"$OUT/series-guest.log" 2>&1; then
 		grep -E 'not ok|FAIL|WARNING|BUG' "$OUT/series-guest.log" | head -n 20 | sed 's/^/    /' >&2
 		warn "[$n] $p: the selftests fail on this patch's kernel (console: $OUT/console-patched-series.log)"
 		fail=1

@@ -21,22 +21,20 @@ fi
 kernels=${*:-stock patched patched-off}
 export XATTRNS_FUZZ_SECONDS=${XATTRNS_FUZZ_SECONDS:-$(fuzz_seconds_default "$target")}
 export XATTRNS_FUZZ_STEPS=${XATTRNS_FUZZ_STEPS:-$(fuzz_steps_default "$target")}
-# Another target's knobs must not change what make check boots
-unset XATTRNS_KIMAGE XATTRNS_INITRD XATTRNS_LOG_SUFFIX XATTRNS_TAG
 # Every skip a tier may report (scripts/report/ktap.awk fails any other).
 # A run of only some kselftests, some mutations or another vCPU count
-# cannot meet the pinned counts: it says so, and CI refuses it.
-export XATTRNS_SKIPS=$REPO/scripts/report/skips.expected
+# cannot meet the pinned counts: it says so (boot.sh --partial), and CI
+# refuses it.
+skips=$REPO/scripts/report/skips.expected
 partial=""
 [ -z "${XATTRNS_TESTS:-}" ] || partial="$partial XATTRNS_TESTS=$XATTRNS_TESTS"
 [ -z "${XATTRNS_CPUS:-}" ] || partial="$partial XATTRNS_CPUS=$XATTRNS_CPUS"
 [ -z "${MUTATIONS:-}" ] || partial="$partial MUTATIONS=$MUTATIONS"
-XATTRNS_SKIPS_PARTIAL=0
+pin=(--skips "$skips")
 if [ -n "$partial" ]; then
 	case ${CI:-} in true | 1) die "CI runs the whole suite: unset$partial" ;; esac
-	XATTRNS_SKIPS_PARTIAL=1
+	pin+=(--partial)
 fi
-export XATTRNS_SKIPS_PARTIAL
 total_start=$(now)
 # the lock first: another run in the same cache must not lose its results
 lock
@@ -120,7 +118,7 @@ static_step() {
 	local rc=0
 	"$REPO/scripts/host/static-checks.sh" >"$OUT/static.tap" || rc=$?
 	cat "$OUT/static.tap"
-	awk -v name=static -v guest=0 -v skips="$XATTRNS_SKIPS" -f "$REPO/scripts/report/ktap.awk" "$OUT/static.tap" || rc=1
+	awk -v name=static -v guest=0 -v skips="$skips" -f "$REPO/scripts/report/ktap.awk" "$OUT/static.tap" || rc=1
 	return "$rc"
 }
 tier static static_step || true
@@ -131,7 +129,7 @@ host_step() {
 	local rc=0
 	make -s -C "$REPO/tools/xattrd" OUT="$OUT" \
 		HARNESS="$XATTRNS_KTREE/tools/testing/selftests" test >"$OUT/host-tests.log" 2>&1 || rc=$?
-	awk -v name=host -v guest=0 -v skips="$XATTRNS_SKIPS" -f "$REPO/scripts/report/ktap.awk" "$OUT/host-tests.log" || rc=1
+	awk -v name=host -v guest=0 -v skips="$skips" -f "$REPO/scripts/report/ktap.awk" "$OUT/host-tests.log" || rc=1
 	return "$rc"
 }
 tier host host_step || true
@@ -142,7 +140,7 @@ t=$(now)
 pids=""
 for k in $kernels; do
 	tiers="$tiers $k"	# (tier runs in the background: name it here)
-	tier "$k" "$REPO/scripts/host/boot.sh" "$k" check 2>"$OUT/progress-$k.txt" &
+	tier "$k" "$REPO/scripts/host/boot.sh" "${pin[@]}" "$k" check 2>"$OUT/progress-$k.txt" &
 	pids="$pids $!"
 done
 # (one word per file; XATTRNS_CACHE must not hold blanks)
@@ -165,7 +163,7 @@ compare_step() {
 	local rc=0
 	# its own boots: patched-off, whose designs turn on their switches in
 	# their order (boot_both)
-	XATTRNS_LOG_SUFFIX=-compare boot_both compare patched-off >"$OUT/progress-compare.txt" 2>&1 ||
+	boot_both compare patched-off compare >"$OUT/progress-compare.txt" 2>&1 ||
 		{ echo "comparison: ERROR: a comparison boot failed (consoles: $OUT/console-*-compare.log)"; rc=1; }
 	if ! "$REPO/scripts/host/render-comparison.sh" "$OUT/console-stock-compare.log" \
 		"$OUT/console-patched-compare.log" >"$OUT/comparison.md"; then

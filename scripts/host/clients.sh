@@ -12,7 +12,7 @@ install_deps
 build_all
 
 t=$(now)
-XATTRNS_LOG_SUFFIX=-compare boot_both compare patched-off || die "a comparison run failed (consoles: $OUT/console-*.log)"
+boot_both compare patched-off compare || die "a comparison run failed (consoles: $OUT/console-*.log)"
 phase_end "guest runs" "$t"
 
 logs=("$OUT/console-stock-compare.log" "$OUT/console-patched-compare.log")

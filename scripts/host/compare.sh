@@ -18,7 +18,7 @@ build_all
 
 t=$(now)
 rc=0
-XATTRNS_LOG_SUFFIX=-compare boot_both compare patched-off || rc=1
+boot_both compare patched-off compare || rc=1
 phase_end "guest runs" "$t"
 
 logs=("$OUT/console-stock-compare.log" "$OUT/console-patched-compare.log")

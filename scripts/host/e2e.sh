@@ -33,11 +33,11 @@ log "e2e: booting the patched kernel, nested guests for $scenarios (console: $lo
 # one vCPU: with two, a loaded host fails the APIC timer calibration
 # ("APIC timer disabled due to verification failure") and the second CPU
 # then has no timer (sleeps never end); with one the PIT stands in
-HOSTROOT_PROGRESS='s/\r$//; s/^\(not ok .*\)$/  [e2e] \1  <-- FAILED/p; s/^\(ok .*\)$/  [e2e] \1/p; s/^# \([a-z0-9-]*: nested guest ran .*\)$/  [e2e] \1/p' \
-	boot_hostroot patched "$log" "${XATTRNS_E2E_TIMEOUT:-3600}" \
-	"$REPO/scripts/guest/e2e-init.sh" \
-	"xattrns.scenarios=$scenarios xattrns.kimage=$(kimage_of patched) xattrns.initrd=$OUT/initramfs.cpio.gz" \
-	-m 2G -smp 1 \
+"$REPO/scripts/host/boot.sh" --console "$log" --timeout "${XATTRNS_E2E_TIMEOUT:-3600}" --cpus 1 \
+	--init "$REPO/scripts/guest/e2e-init.sh" \
+	--append "xattrns.scenarios=$scenarios xattrns.kimage=$(kimage_of patched) xattrns.initrd=$OUT/initramfs.cpio.gz" \
+	--progress 's/\r$//; s/^\(not ok .*\)$/  [e2e] \1  <-- FAILED/p; s/^\(ok .*\)$/  [e2e] \1/p; s/^# \([a-z0-9-]*: nested guest ran .*\)$/  [e2e] \1/p' \
+	patched hostroot -- \
 	-drive "file=$dir/share.img,if=none,id=d0,format=raw,cache=unsafe" \
 	-device virtio-blk-pci,drive=d0,serial=share || true
 rm -f "$dir/share.img"

@@ -115,9 +115,11 @@ boot_fstests() { # boot_fstests RUN
 	append="xattrns.fstests_dir=$fst xattrns.fs=$fslist xattrns.tests=$tests"
 	[ -z "$switch" ] || append="$append xattrns.switch=$switch"
 	log "$run: booting the $kernel kernel (console: $dir/console.log)"
-	HOSTROOT_PROGRESS="s/\r$//; s/^\[\([a-z0-9]*\)\] \([a-z]*\/[0-9]*\) \(.*\)$/  [$run] \1 \2 \3/p" \
-		boot_hostroot "$kernel" "$dir/console.log" "${XATTRNS_FSTESTS_TIMEOUT:-5400}" \
-		"$REPO/scripts/guest/fstests-init.sh" "$append" -m 2G -smp 1 \
+	"$REPO/scripts/host/boot.sh" --console "$dir/console.log" --cpus 1 \
+		--timeout "${XATTRNS_FSTESTS_TIMEOUT:-5400}" \
+		--init "$REPO/scripts/guest/fstests-init.sh" --append "$append" \
+		--progress "s/\r$//; s/^\[\([a-z0-9]*\)\] \([a-z]*\/[0-9]*\) \(.*\)$/  [$run] \1 \2 \3/p" \
+		"$kernel" hostroot -- \
 		-virtfs "local,path=$dir/xout,mount_tag=xout,security_model=none,multidevs=remap" \
 		"${disks[@]}" || true
 	rm -f "$dir"/*.img

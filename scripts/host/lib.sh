@@ -395,17 +395,22 @@ guest_timeout() { # guest_timeout KERNEL FUZZ_SECONDS
 	echo "${XATTRNS_TIMEOUT:-$((base + 12 * $2))}"
 }
 
-# boot_both MODE [GUEST]: boot the stock kernel and the patched one (the
-# guest GUEST, default patched) in MODE at once (scripts/host/boot.sh, with
-# the caller's environment), their consoles named after the kernels
-# (console-stock*.log, console-patched*.log); fails if either does. The
-# comparison (make run, make clients, make check) boots patched-off: its
-# designs turn their switches on one after the other.
+# boot_both MODE GUEST SUFFIX [OPTION...] [-- QEMU-ARG...]: boot the stock
+# kernel and the guest GUEST of the patched one in MODE at once
+# (scripts/host/boot.sh, with those options), their consoles named after
+# the kernels ($OUT/console-stock-SUFFIX.log, console-patched-SUFFIX.log);
+# fails if either does. The comparison (make run, make clients, make check)
+# boots patched-off: its designs turn their switches on one after the other.
 boot_both() {
-	local k p pids="" rc=0
-
-	for k in stock "${2:-patched}"; do
-		XATTRNS_LOG_NAME=$(guest_kernel "$k") "$REPO/scripts/host/boot.sh" "$k" "$1" 2>&1 &
+	local mode=$1 guest=$2 suffix=$3 k p pids="" rc=0 opts=()
+	shift 3
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	for k in stock "$guest"; do
+		"$REPO/scripts/host/boot.sh" "${opts[@]}" \
+			--console "$OUT/console-$(guest_kernel "$k")-$suffix.log" "$k" "$mode" "$@" 2>&1 &
 		pids="$pids $!"
 	done
 	for p in $pids; do
@@ -453,10 +458,11 @@ extra_guests() {
 	truncate -s 256M "$disk"
 	mkfs.ext4 -q -F "$disk"
 	boot_extra() { # GUEST [DISK]
-		XATTRNS_KIMAGE=${build:+$(tree_of "$(guest_kernel "$1")")/$build/arch/x86/boot/bzImage} \
-			XATTRNS_INITRD=$OUT/initramfs-$name.cpio.gz XATTRNS_LOG_SUFFIX=-$name \
-			XATTRNS_EXT4_IMG=${2:-} \
-			"$REPO/scripts/host/boot.sh" "$1" "$name" >"$OUT/result-$name-$1.txt"
+		local opts=(--initrd "$OUT/initramfs-$name.cpio.gz" --console "$OUT/console-$1-$name.log")
+		[ -z "$build" ] ||
+			opts+=(--kernel "$(tree_of "$(guest_kernel "$1")")/$build/arch/x86/boot/bzImage")
+		[ -z "${2:-}" ] || opts+=(--ext4 "$2")
+		"$REPO/scripts/host/boot.sh" "${opts[@]}" "$1" "$name" >"$OUT/result-$name-$1.txt"
 	}
 	boot_extra stock &
 	pids="$pids $!"
@@ -487,34 +493,4 @@ guest_switches() {
 	# the comparison runs in a boot of its own (boot_both compare), where
 	# its designs turn the switches on in their order: not after the tests
 	echo "xattrns.compare=0"
-}
-
-# boot_hostroot KERNEL LOG TIMEOUT INIT APPEND [QEMU ARGS...]: boot KERNEL
-# under TCG with this machine's / as its root, read-only over 9p, and INIT
-# (a script of this repository) as its PID 1; APPEND goes on the kernel
-# command line. The console goes to LOG; the lines the sed script
-# $HOSTROOT_PROGRESS (default: none) prints go to stderr as progress.
-# make fstests and make e2e run the host's own Debian tools this way.
-boot_hostroot() {
-	local kernel=$1 log=$2 tmo=$3 init=$4 append=$5 rc
-	shift 5
-	append="console=ttyS0 loglevel=5 panic=-1 root=hostroot rootfstype=9p
-		rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro
-		init=$init $append"
-	# the host's TSC rate, as boot.sh gives it (no jiffies clock under TCG)
-	[ ! -s "$OUT/tsc-khz" ] || append="$append tsc_early_khz=$(cat "$OUT/tsc-khz")"
-	set +e
-	# shellcheck disable=SC2086
-	timeout --foreground -k 5 "$tmo" \
-		qemu-system-x86_64 -accel tcg -cpu max -nodefaults \
-		-no-reboot -display none -kernel "$(kimage_of "$kernel")" \
-		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-		"$@" -serial stdio -append "$(echo $append)" </dev/null 2>&1 |
-		tee "$log" | sed -u -n "${HOSTROOT_PROGRESS:-d}" >&2
-	rc=${PIPESTATUS[0]}
-	set -e
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "XATTRNS-TIMEOUT after ${tmo}s" >>"$log"
-	fi
-	return "$rc"
 }

@@ -40,9 +40,8 @@ header() { sed -n "s/^$1: *//p;/^diff --git/q" "$2" | head -n 1; }
 # console in $OUT/console-patched-TAG.log (no pinned skips: a part of the
 # suite), the summary in $OUT/TAG.txt
 boot() {
-	XATTRNS_KIMAGE=$1 XATTRNS_TESTS=$2 XATTRNS_CPUS=$3 XATTRNS_SKIPS='' \
-		XATTRNS_LOG_SUFFIX=-$4 XATTRNS_TAG=" $4" \
-		"$REPO/scripts/host/boot.sh" patched check >"$OUT/$4.txt" 2>/dev/null || true
+	"$REPO/scripts/host/boot.sh" --kernel "$1" --tests "$2" --cpus "$3" --tag " $4" \
+		--console "$OUT/console-patched-$4.log" patched check >"$OUT/$4.txt" 2>/dev/null || true
 }
 # results LOG: "NAME ok|skip|fail|crash" per kselftest of the console log;
 # crash: the harness ended it by timeout or signal, not by an assertion

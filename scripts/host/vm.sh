@@ -22,6 +22,6 @@ printf '%s\n' "$*" >"$run/vm-cmd"
 (cd "$run" && echo vm-cmd | cpio -o -H newc --quiet | gzip -1) >"$run/cmd.cpio.gz"
 cat "$OUT/initramfs.cpio.gz" "$run/cmd.cpio.gz" >"$run/initramfs.cpio.gz"
 rc=0
-XATTRNS_INITRD=$run/initramfs.cpio.gz XATTRNS_LOG_SUFFIX=-vm \
-	"$REPO/scripts/host/boot.sh" "$kernel" vm || rc=$?
+"$REPO/scripts/host/boot.sh" --initrd "$run/initramfs.cpio.gz" \
+	--console "$OUT/console-$kernel-vm.log" "$kernel" vm || rc=$?
 exit "$rc"
