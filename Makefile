@@ -37,14 +37,14 @@ help:
 # CI (CI=true) and XATTRNS_CHECK_DEBUG=1 add the debug kernel to make check
 CHECK_KERNELS := stock patched patched-off $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_DEBUG)),debug debug-off)
 # ... and the mutations of make mutate, each of which must fail its tests
-CHECK_MUTATE := $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_MUTATE)),1,0)
+CHECK_MUTATE := $(if $(filter true 1,$(CI) $(XATTRNS_CHECK_MUTATE)),--mutate)
 check:
-	@XATTRNS_CHECK_MUTATE=$(CHECK_MUTATE) $(S)/check.sh --target check $(CHECK_KERNELS)
+	@$(S)/check.sh --target check $(CHECK_MUTATE) $(CHECK_KERNELS)
 
 check-harness:
 	@$(S)/check-harness.sh
 
-# the fuzzer's steps and time bound of each target: scripts/host/lib.sh
+# the fuzzer's steps and time bound of each target: scripts/host/lib/guests.sh
 # (fuzz_steps_default, fuzz_seconds_default)
 check-debug:
 	@$(S)/check.sh --target check-debug debug debug-off
@@ -53,10 +53,10 @@ fuzz-debug:
 	@$(S)/check.sh --target fuzz-debug debug
 
 run:
-	@ACCEPT=$(ACCEPT) $(S)/compare.sh
+	@ACCEPT=$(ACCEPT) $(S)/run-comparison.sh
 
 accept-comparison:
-	@$(S)/comparison.sh accept
+	@$(S)/comparison-verdicts.sh accept
 
 clients:
 	@$(S)/clients.sh

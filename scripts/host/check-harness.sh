@@ -3,7 +3,7 @@
 # check-harness.sh: the harness's own tests (make check-harness; the first
 # step of make check). Feeds the KTAP parser (ktap.awk), the tally
 # (tally.awk), the comparison's renderer (compare.awk) and its check against
-# the expected verdicts (comparison.sh, verdicts.awk), and the benchmark's
+# the expected verdicts (comparison-verdicts.sh, verdicts.awk), and the benchmark's
 # (bench.awk) synthetic logs: a clean run must pass with the exact counts,
 # and every way a run can break must fail, with a non-zero exit status and
 # at least one failure counted. No kernel, no QEMU, a second or two.
@@ -400,7 +400,7 @@ grep -v '^CELL|2.goyal|(b) ' "$tmp/console-patched.log" >"$tmp/console-patched-m
 fails "compare.awk fails when a design lacks a cell the others measured" \
 	cmp_awk "$tmp/console-stock.log" "$tmp/console-patched-missing.log"
 
-# ---- comparison.sh: verdicts against design/comparison.expected ----
+# ---- comparison-verdicts.sh: verdicts against design/comparison.expected ----
 
 # A design directory of its own (XATTRNS_DESIGN) and kernel source version
 # (XATTRNS_CACHE): the run above, accepted, is what later runs must measure.
@@ -408,7 +408,7 @@ mkdir -p "$tmp/design" "$tmp/cache"
 printf '# Design\n\n%s\n\n%s\n\nProse.\n' \
 	'<!-- verdict table: generated from comparison.expected by make accept-comparison; make check compares -->' \
 	'<!-- end of the verdict table -->' >"$tmp/design/README.md"
-comparison() { XATTRNS_DESIGN=$tmp/design XATTRNS_CACHE=$tmp/cache "$H/comparison.sh" "$@"; }
+comparison() { XATTRNS_DESIGN=$tmp/design XATTRNS_CACHE=$tmp/cache "$H/comparison-verdicts.sh" "$@"; }
 # page NAME KVER SRCVER [SED]: this run's comparison.md from the synthetic
 # consoles (kernel release KVER, source version SRCVER, a cell changed by SED)
 page() {
@@ -431,43 +431,43 @@ if [ "$rc" = 0 ] && grep -qxF '| (b) host user changes the guest'"'"'s label | B
 	"$tmp/design/comparison.expected" &&
 	grep -qxF '| 2.goyal title | 2 of 2 | stopped | BREACH | CAP_SYS_ADMIN |' "$tmp/design/README.md" &&
 	cmp -s "$tmp/run0.md" "$tmp/design/comparison.md"; then
-	result 0 "comparison.sh: an accepted run writes the expected cells, the page and README's table"
+	result 0 "comparison-verdicts.sh: an accepted run writes the expected cells, the page and README's table"
 else
-	result 1 "comparison.sh: an accepted run writes the expected cells, the page and README's table" "exit status $rc"
+	result 1 "comparison-verdicts.sh: an accepted run writes the expected cells, the page and README's table" "exit status $rc"
 fi
 snapshot
-passes "comparison.sh: the accepted run checks clean" \
+passes "comparison-verdicts.sh: the accepted run checks clean" \
 	"comparison: design/README.md's verdict table is design/comparison.expected's" \
 	comparison check "$tmp/run0.md"
 if grep -q '6\.12\.0.*1\.0-1' "$tmp/run0.md" && ! grep -q '6\.12\.0\|1\.0-1' "$tmp/design/comparison.expected"; then
-	result 0 "comparison.sh: the page names the versions, the expected file does not"
+	result 0 "comparison-verdicts.sh: the page names the versions, the expected file does not"
 else
-	result 1 "comparison.sh: the page names the versions, the expected file does not"
+	result 1 "comparison-verdicts.sh: the page names the versions, the expected file does not"
 fi
 
 page run1 6.12.99 2.0-1
-passes "comparison.sh: a new kernel and source version alone do not fail the check" \
+passes "comparison-verdicts.sh: a new kernel and source version alone do not fail the check" \
 	"comparison: design/README.md's verdict table is design/comparison.expected's" \
 	comparison check "$tmp/run1.md"
 rc=0
 comparison update "$tmp/run1.md" >"$tmp/out" 2>&1 || rc=$?
 if [ "$rc" = 0 ] && diff -r -x comparison.md "$tmp/saved" "$tmp/design" >>"$tmp/out" 2>&1 &&
 	cmp -s "$tmp/run1.md" "$tmp/design/comparison.md"; then
-	result 0 "comparison.sh: make run takes a new version alone (the page, not the expected cells)"
+	result 0 "comparison-verdicts.sh: make run takes a new version alone (the page, not the expected cells)"
 else
-	result 1 "comparison.sh: make run takes a new version alone (the page, not the expected cells)" "exit status $rc"
+	result 1 "comparison-verdicts.sh: make run takes a new version alone (the page, not the expected cells)" "exit status $rc"
 fi
 cp "$tmp/run0.md" "$tmp/design/comparison.md"
 
 page run2 6.12.0 1.0-1 's/^\(CELL|2.goyal|(b) host user changes the guest.s label|\)BREACH$/\1stopped/'
-fails "comparison.sh: a changed verdict fails the check" comparison check "$tmp/run2.md"
+fails "comparison-verdicts.sh: a changed verdict fails the check" comparison check "$tmp/run2.md"
 rc=0
 comparison update "$tmp/run2.md" >"$tmp/out" 2>&1 || rc=$?
 if [ "$rc" != 0 ] && unchanged &&
 	grep -qF "2.goyal title, \"(b) host user changes the guest's label\": expected BREACH, measured stopped" "$tmp/out"; then
-	result 0 "comparison.sh: make run refuses a changed verdict, names the cell, writes nothing"
+	result 0 "comparison-verdicts.sh: make run refuses a changed verdict, names the cell, writes nothing"
 else
-	result 1 "comparison.sh: make run refuses a changed verdict, names the cell, writes nothing" "exit status $rc"
+	result 1 "comparison-verdicts.sh: make run refuses a changed verdict, names the cell, writes nothing" "exit status $rc"
 fi
 rc=0
 ACCEPT=1 comparison update "$tmp/run2.md" >"$tmp/out" 2>&1 || rc=$?
@@ -475,17 +475,17 @@ if [ "$rc" = 0 ] && grep -qxF '| 2.goyal title | 2 of 2 | stopped | stopped | CA
 	grep -qxF '| (b) host user changes the guest'"'"'s label | BREACH | stopped | BREACH | BREACH |' \
 		"$tmp/design/comparison.expected" &&
 	cmp -s "$tmp/run2.md" "$tmp/design/comparison.md"; then
-	result 0 "comparison.sh: ACCEPT=1 writes the changed verdict (expected cells, page, README's table)"
+	result 0 "comparison-verdicts.sh: ACCEPT=1 writes the changed verdict (expected cells, page, README's table)"
 else
-	result 1 "comparison.sh: ACCEPT=1 writes the changed verdict (expected cells, page, README's table)" "exit status $rc"
+	result 1 "comparison-verdicts.sh: ACCEPT=1 writes the changed verdict (expected cells, page, README's table)" "exit status $rc"
 fi
-passes "comparison.sh: the accepted change checks clean" \
+passes "comparison-verdicts.sh: the accepted change checks clean" \
 	"comparison: design/README.md's verdict table is design/comparison.expected's" \
 	comparison check "$tmp/run2.md"
-fails "comparison.sh: the old verdict now fails the check" comparison check "$tmp/run0.md"
+fails "comparison-verdicts.sh: the old verdict now fails the check" comparison check "$tmp/run0.md"
 sed -i 's/^| 2.goyal title | 2 of 2 | stopped | stopped | CAP_SYS_ADMIN |$/| 2.goyal title | 2 of 2 | stopped | BREACH | CAP_SYS_ADMIN |/' \
 	"$tmp/design/README.md"
-fails "comparison.sh: a README verdict table edited by hand fails the check" \
+fails "comparison-verdicts.sh: a README verdict table edited by hand fails the check" \
 	comparison check "$tmp/run2.md"
 
 # ---- bench.awk: a figure taken on a jiffies clock is refused ----

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# check.sh [--target TARGET] [KERNEL...]: the whole test job (make check,
+# check.sh [--target TARGET] [--mutate] [KERNEL...]: the whole test job (make check,
 # check-debug, fuzz-debug). Checks the harness itself, prepares the trees,
 # builds the kernels (each only when its inputs changed) and the initramfs,
 # runs the static checks and the host unit tests, boots each kernel in QEMU
@@ -12,11 +12,22 @@
 . "$(dirname "$0")/lib.sh"
 
 target=check
-if [ "${1:-}" = --target ]; then
-	target=${2:?--target needs a make target}
-	shift 2
-fi
-# guests (lib.sh's guest_kernel, guest_switches): the patched kernel with its
+mutate=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--target)
+		target=${2:?--target needs a make target}
+		shift 2
+		;;
+	--mutate)	# the mutations tier (CI; XATTRNS_CHECK_MUTATE=1 make check)
+		mutate=1
+		shift
+		;;
+	-*) die "usage: check.sh [--target TARGET] [--mutate] [KERNEL...] (unknown option $1)" ;;
+	*) break ;;
+	esac
+done
+# guests (lib/guests.sh: guest_kernel, guest_switches): the patched kernel with its
 # switches on, and with them off until its last kselftest takes the step
 kernels=${*:-stock patched patched-off}
 export XATTRNS_FUZZ_SECONDS=${XATTRNS_FUZZ_SECONDS:-$(fuzz_seconds_default "$target")}
@@ -157,7 +168,7 @@ phase_end "guest runs" "$t"
 
 # 6. The comparison the guests ran must hold the cells of
 # design/comparison.expected, as must the committed design/comparison.md and
-# design/README.md's verdict table (scripts/host/comparison.sh; versions and
+# design/README.md's verdict table (scripts/host/comparison-verdicts.sh; versions and
 # dates are no cells), and no ERROR cell (render-comparison.sh fails on one).
 compare_step() {
 	local rc=0
@@ -169,7 +180,7 @@ compare_step() {
 		"$OUT/console-patched-compare.log" >"$OUT/comparison.md"; then
 		echo "comparison: ERROR: the comparison did not measure every cell (see above)"
 		rc=1
-	elif ! "$REPO/scripts/host/comparison.sh" check "$OUT/comparison.md"; then
+	elif ! "$REPO/scripts/host/comparison-verdicts.sh" check "$OUT/comparison.md"; then
 		rc=1
 	fi
 	summary comparison "$rc"
@@ -193,10 +204,10 @@ case " $kernels " in *" stock "*)
 	case " $kernels " in *" patched "*) tier clients clients_step || true ;; esac ;;
 esac
 
-# 8. CI (CI=true) and XATTRNS_CHECK_MUTATE=1: each mutation of make mutate
+# 8. --mutate (CI=true, XATTRNS_CHECK_MUTATE=1 make check): each mutation of make mutate
 # must fail the tests it names (scripts/host/mutate.sh; design/mutations.md
 # is left as it is)
-if [ "${XATTRNS_CHECK_MUTATE:-0}" = 1 ]; then
+if [ "$mutate" = 1 ]; then
 	t=$(now)
 	tier mutate "$REPO/scripts/host/mutate.sh" --no-write || true
 	phase_end "mutations" "$t"

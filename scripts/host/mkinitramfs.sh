@@ -69,7 +69,7 @@ while read -r bin; do
 	case $bin in
 	*.so*) [ -f "$bin" ] ;;
 	*) [ -x "$bin" ] ;;
-	esac || die "initramfs/tools.list: $bin is not installed (add its package to XATTRNS_DEPS in scripts/host/lib.sh)"
+	esac || die "initramfs/tools.list: $bin is not installed (add its package to XATTRNS_DEPS in scripts/host/lib/env.sh)"
 	copy_with_libs "$bin"
 done <"$REPO/initramfs/tools.list"
 

@@ -71,7 +71,7 @@ if [ ! -e "$STOCK_TREE/.git" ]; then
 	new_worktree "$STOCK_TREE" pristine
 fi
 
-# What was applied: series_hash (lib.sh) and the commit it gave.
+# What was applied: series_hash (lib/trees.sh) and the commit it gave.
 state=$XATTRNS_KTREE/.git/xattrns-applied
 want=$(series_hash)
 have_hash=$(sed -n 1p "$state" 2>/dev/null || true)

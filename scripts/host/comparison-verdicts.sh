@@ -1,17 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# comparison.sh: the comparison's verdicts against the committed ones,
+# comparison-verdicts.sh: the comparison's verdicts against the committed ones,
 # design/comparison.expected (design x row -> cell; scripts/report/verdicts.awk
 # reads it and the pages' tables, never their versions or dates).
-#   comparison.sh check PAGE    make check: PAGE (this run's comparison.md,
+#   comparison-verdicts.sh check PAGE    make check: PAGE (this run's comparison.md,
 #       as render-comparison.sh wrote it) holds the expected cells, and so
 #       do the committed design/comparison.md and design/README.md's
 #       verdict table (generated from them)
-#   comparison.sh update PAGE   make run: when PAGE's cells are the expected
+#   comparison-verdicts.sh update PAGE   make run: when PAGE's cells are the expected
 #       ones, PAGE becomes design/comparison.md (a new version or date is no
 #       change of verdict); when any changed, print them and refuse, unless
 #       ACCEPT=1: then write the page, the expected file and the README's table
-#   comparison.sh accept        make accept-comparison: the last run's
+#   comparison-verdicts.sh accept        make accept-comparison: the last run's
 #       consoles ($OUT) rendered and checked again, then update, ACCEPT=1
 # XATTRNS_DESIGN: the directory of those files (default design/; the
 # harness's self-tests point it at a copy).
@@ -117,7 +117,7 @@ accept() {
 }
 
 case ${1:-} in
-check | update) [ $# = 2 ] || die "usage: comparison.sh $1 PAGE"; "$1" "$2" ;;
+check | update) [ $# = 2 ] || die "usage: comparison-verdicts.sh $1 PAGE"; "$1" "$2" ;;
 accept) accept ;;
-*) die "usage: comparison.sh check PAGE | update PAGE | accept" ;;
+*) die "usage: comparison-verdicts.sh check PAGE | update PAGE | accept" ;;
 esac

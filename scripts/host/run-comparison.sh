@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# compare.sh: the main job (make run). Build both kernels, boot each in
+# run-comparison.sh: the main job (make run). Build both kernels, boot each in
 # QEMU with the comparison of the designs (tools/xattrd, then the same
 # designs through the real virtiofsd, tools/vhostfs), print the table and
 # write design/comparison.md while its cells are design/comparison.expected's
-# (scripts/host/comparison.sh update). A changed cell is printed and refused
+# (scripts/host/comparison-verdicts.sh update). A changed cell is printed and refused
 # unless ACCEPT=1 (make run ACCEPT=1); then the page, the expected file and
 # design/README.md's verdict table are written. A comparison with a cell
 # that holds no measurement (ERROR), that a guest did not finish, or on
@@ -34,5 +34,5 @@ sed -n '/^| |/,/^$/p' "$OUT/comparison.md"
 	die "the comparison holds cells that are no measurement (see above); design/ left as it is"
 [ "$clients_rc" = 0 ] ||
 	die "the real virtiofsd and xattrd disagree (above; $OUT/comparison.md marks the cells); design/ left as it is"
-"$REPO/scripts/host/comparison.sh" update "$OUT/comparison.md"
+"$REPO/scripts/host/comparison-verdicts.sh" update "$OUT/comparison.md"
 phase_end "make run" "$total_start"
