@@ -48,6 +48,7 @@ rm -rf "$plots"
 mkdir -p "$plots"
 awk_rc=0
 awk -v stamp="$(date -u '+%Y-%m-%d %H:%M UTC')" -v committed="$committed" \
+	-v prosefile="$REPO/scripts/report/bench-prose.txt" \
 	-v plot="$plots/performance.gp" -v plotdir="$plots" -f "$REPO/scripts/report/bench.awk" \
 	"$OUT/console-stock-bench-icount.log" "$OUT/console-patched-bench-icount.log" \
 	"$OUT/console-stock-bench-wall.log" "$OUT/console-patched-bench-wall.log" \

@@ -503,7 +503,7 @@ bench() { # bench ICOUNT_STOCK ICOUNT_PATCHED WALL_STOCK WALL_PATCHED
 		i=$((i + 1))
 		eval "bench_log \$$i" >"$tmp/console-$f.log"
 	done
-	awk -v stamp=now -f "$S/bench.awk" "$tmp"/console-{stock,patched}-bench-{icount,wall}.log
+	awk -v stamp=now -v prosefile="$S/bench-prose.txt" -f "$S/bench.awk" "$tmp"/console-{stock,patched}-bench-{icount,wall}.log
 }
 passes "bench.awk uses runs on a TSC clock" "| (wall) tmpfs, user.* regular file, get | 7000 | 0% | 7100 | 0% |" \
 	bench "tsc 72 4548" "tsc 72 4557" "tsc 50 7000" "tsc 50 7100"
@@ -581,7 +581,7 @@ bench_targets patched "31000|32000|35000" >"$tmp/t-patched-wall.log"
 bench_t() { # bench_t COMMITTED [AWK ARGS]: bench.awk on the target logs
 	local committed=$1
 	shift
-	awk -v stamp=now -v committed="$committed" "$@" -f "$S/bench.awk" \
+	awk -v stamp=now -v prosefile="$S/bench-prose.txt" -v committed="$committed" "$@" -f "$S/bench.awk" \
 		"$tmp"/t-{stock,patched}-icount.log "$tmp"/t-{stock,patched}-wall.log
 }
 # has DESCRIPTION RC PATTERN...: the last bench_t exited RC, its output has
@@ -641,7 +641,7 @@ has "bench.awk passes when every target the committed page records as met still 
 # the second pass measured with the trusted switch read back 0
 sed '0,/^BENCH-SWITCHES|1|1$/s//BENCH-SWITCHES|1|0/' "$tmp/t-patched-icount.log" >"$tmp/t-badsw.log"
 fails "bench.awk refuses a figure measured at another setting than its case says" \
-	awk -v stamp=now -f "$S/bench.awk" "$tmp/t-stock-icount.log" "$tmp/t-badsw.log" \
+	awk -v stamp=now -v prosefile="$S/bench-prose.txt" -f "$S/bench.awk" "$tmp/t-stock-icount.log" "$tmp/t-badsw.log" \
 	"$tmp/t-stock-wall.log" "$tmp/t-patched-wall.log"
 # the figures: gnuplot renders the script bench.awk writes, to well-formed SVG
 mkdir -p "$tmp/plots"
@@ -665,6 +665,25 @@ sys.exit(0 if r.tag.endswith("svg") and len(r) else 1)' "$svg" >>"$tmp/out" 2>&1
 	done
 	result "$([ -z "$bad_svg" ] && echo 0 || echo 1)" \
 		"bench.awk's figures render as SVG (well-formed, a line per series)" "not well-formed or empty:$bad_svg"
+fi
+
+# ---- bench.awk's prose (scripts/report/bench-prose.txt) ----
+# the page's words come from the prose file: without it, unreadable, or
+# with a block missing or naming an unknown value, bench.awk writes no page
+bench_prose() { # bench_prose PROSEFILE
+	awk -v stamp=now -v prosefile="$1" -f "$S/bench.awk" "$tmp"/console-{stock,patched}-bench-{icount,wall}.log
+}
+fails "bench.awk without its prose file writes no page" bench_prose ""
+fails "bench.awk refuses an unreadable prose file" bench_prose "$tmp/none.txt"
+sed '/^@@ scaling-1$/,/^$/d' "$S/bench-prose.txt" >"$tmp/prose-short.txt"
+fails "bench.awk refuses a prose file that lacks a block" bench_prose "$tmp/prose-short.txt"
+sed 's/{LIMIT0}/{LIMIT1}/' "$S/bench-prose.txt" >"$tmp/prose-bad.txt"
+fails "bench.awk refuses a block that names an unknown value" bench_prose "$tmp/prose-bad.txt"
+if bench_prose "$S/bench-prose.txt" >"$tmp/out" 2>&1 &&
+	grep -q -F "within that of 1.005" "$tmp/out" && ! grep -q '{[A-Z_0-9]*}' "$tmp/out"; then
+	result 0 "bench.awk fills the prose's values in"
+else
+	result 1 "bench.awk fills the prose's values in"
 fi
 
 # ---- the booter's command line (boot.sh) ----
