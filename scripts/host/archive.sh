@@ -24,5 +24,6 @@ for k in stock patched patched-off; do
 	sed -n 's/\r$//; /^not ok /p' "$OUT/console-$k-archive.log"
 	cat "$OUT/result-archive-$k.txt"
 done
+source_version >&2
 phase_end "make archive" "$total_start"
 [ "$rc" = 0 ] || die "archive round trips failed (consoles: $OUT/console-*-archive.log)"

@@ -81,6 +81,7 @@ else
 	[ -z "$svgs" ] || cp $svgs "$REPO/design/"
 	log "wrote design/performance.md${svgs:+ and its figures (design/performance-*.svg)}"
 fi
+source_version >&2
 phase_end "make bench" "$total_start"
 [ "$awk_rc" != 3 ] ||
 	die "a target that the committed design/performance.md records as met misses its goal (REGRESSED, design/performance.md)"

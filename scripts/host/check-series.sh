@@ -165,6 +165,7 @@ for p in $series; do
 	fi
 	series_guest "$n" "$p"
 done
+source_version >&2
 phase_end "series check ($n patches)" "$start"
 [ "$fail" = 0 ] || die "series check failed"
 log "series check: $n patches, each checkpatch-clean, building, no new W=1/sparse warnings, its kernel passing the selftests"

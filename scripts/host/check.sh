@@ -83,7 +83,7 @@ finish() {
 			"$OUT/result-$k.txt" || true
 	done
 	phase_end "make $target" "$total_start"
-	echo "kernel source: Debian linux-source-6.12 $(cat "$XATTRNS_CACHE/linux-source.version" 2>/dev/null || echo "(not prepared)")"
+	source_version
 	[ -z "$partial" ] || echo "PARTIAL run ($partial ): the pinned skip counts were not held" >&2
 	# shellcheck disable=SC2086
 	if awk -f "$REPO/scripts/report/tally.awk" $files >"$OUT/tally.txt"; then

@@ -26,4 +26,5 @@ for k in stock patched; do
 done
 awk -v mode=check -f "$REPO/scripts/report/clients.awk" "${logs[@]}" ||
 	die "the real virtiofsd and xattrd disagree (see above)"
+source_version >&2
 phase_end "make clients" "$total_start"

@@ -54,5 +54,6 @@ for k in stock patched patched-off; do
 		"$OUT/console-$k-containers.log"
 	cat "$OUT/result-containers-$k.txt"
 done
+source_version >&2
 phase_end "make containers" "$total_start"
 [ "$rc" = 0 ] || die "container runs failed (consoles: $OUT/console-*-containers.log)"

@@ -42,6 +42,7 @@ log "e2e: booting the patched kernel, nested guests for $scenarios (console: $lo
 	-device virtio-blk-pci,drive=d0,serial=share || true
 rm -f "$dir/share.img"
 phase_end "e2e guest" "$t"
+source_version >&2
 awk -v name=e2e -v marker=E2E -f "$REPO/scripts/report/ktap.awk" "$log" ||
 	die "make e2e failed (console: $log)"
 phase_end "make e2e" "$total_start"

@@ -154,6 +154,7 @@ phase_end "guest runs" "$t"
 baseline=${runs%% *}
 fail=0
 "$REPO/scripts/report/fstests-verdict.sh" "$res" "$fst" "$expected" "$runs" "$fslist" "$tests" || fail=1
+source_version >&2
 phase_end "make fstests" "$total_start"
 [ "$fail" = 0 ] || die "make fstests: a test fails on the baseline, did not run unpinned, or results differ from it beyond the documented differences"
 echo "make fstests: every run matches $baseline except the documented differences ($(grep -c '^[a-z]' "$expected" || true) listed in scripts/report/fstests.expected)"

@@ -160,6 +160,7 @@ EOF
 fi
 rc=0
 ktap_end || rc=1
+source_version >&2
 phase_end "make mutate" "$start"
 echo "mutate: $((KTAP_N - KTAP_FAILED)) passed, $KTAP_FAILED failed, 0 skipped"
 exit "$rc"

@@ -35,4 +35,5 @@ sed -n '/^| |/,/^$/p' "$OUT/comparison.md"
 [ "$clients_rc" = 0 ] ||
 	die "the real virtiofsd and xattrd disagree (above; $OUT/comparison.md marks the cells); design/ left as it is"
 "$REPO/scripts/host/comparison-verdicts.sh" update "$OUT/comparison.md"
+source_version >&2
 phase_end "make run" "$total_start"

@@ -195,4 +195,10 @@ series_hash() {
 		fi
 	done | sha256sum | cut -d' ' -f1
 }
+# source_version: the line each target prints with its tally, naming the
+# Debian kernel source its kernels were built from (prepare-tree.sh
+# records the package's version)
+source_version() {
+	echo "kernel source: Debian $SRC_PKG $(cat "$XATTRNS_CACHE/linux-source.version" 2>/dev/null || echo "(not prepared)")"
+}
 kimage_of() { echo "$(bdir_of "$1")/arch/x86/boot/bzImage"; }
