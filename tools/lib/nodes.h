@@ -18,6 +18,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+/* a node of a tool's test tree: its name there and its file type */
+struct tl_node {
+	const char *name;
+	mode_t type;
+};
+#define TL_NR(table)	(sizeof(table) / sizeof((table)[0]))
+
 /*
  * tl_mknode(path, type, perm): a node of type (S_IFREG, S_IFDIR, S_IFLNK
  * to "file", S_IFIFO, S_IFSOCK bound and closed, S_IFCHR 1:3 (/dev/null's

@@ -65,17 +65,12 @@
 
 #define OWNER		1000
 
-struct node {
-	const char *name;
-	mode_t type;
-};
-
-static const struct node nodes[] = {
+static const struct tl_node nodes[] = {
 	{ "file", S_IFREG }, { "dir", S_IFDIR }, { "symlink", S_IFLNK },
 	{ "fifo", S_IFIFO }, { "sock", S_IFSOCK }, { "chr", S_IFCHR },
 	{ "blk", S_IFBLK },
 };
-#define NR_NODES	(sizeof(nodes) / sizeof(nodes[0]))
+#define NR_NODES	TL_NR(nodes)
 
 enum actor { ROOT, OWNER_USER, NS_ROOT };
 static const char *const actor_name[] = { "root", "owner", "userns root" };
@@ -258,7 +253,7 @@ static int label_tree(enum actor who, const char *dir, const char *xattr)
 	return n;
 }
 
-static void mknode(const char *dir, const struct node *nd)
+static void mknode(const char *dir, const struct tl_node *nd)
 {
 	char path[800];
 	int fd;
@@ -297,7 +292,7 @@ static void trusted_view(const char *path, char *out, size_t len)
 	}
 }
 
-static bool special(const struct node *nd)
+static bool special(const struct tl_node *nd)
 {
 	return nd->type != S_IFREG && nd->type != S_IFDIR;
 }
@@ -311,7 +306,7 @@ static bool special(const struct node *nd)
  * drops the node and exits 23. Switch 0 keeps stock's behaviour here.
  */
 static bool node_kept(const struct tool *t, const struct scase *c, const struct mode *m,
-		      enum actor who, const struct node *nd, const char **why)
+		      enum actor who, const struct tl_node *nd, const char **why)
 {
 	if ((nd->type == S_IFCHR || nd->type == S_IFBLK) && who != ROOT) {
 		*why = "no device nodes without privilege";
@@ -328,7 +323,7 @@ static bool node_kept(const struct tool *t, const struct scase *c, const struct 
 	return true;
 }
 
-static bool xattr_kept(const struct scase *c, const struct mode *m, const struct node *nd)
+static bool xattr_kept(const struct scase *c, const struct mode *m, const struct tl_node *nd)
 {
 	if (m->pack != 1 || m->unpack != 1)	/* 0, 1>0, stock */
 		return c->writer == OWNER_USER && !special(nd);
@@ -477,7 +472,7 @@ static void rt_check(const struct rt *r, const struct scase *c, const struct mod
 	}
 
 	for (i = 0; i < NR_NODES; i++) {
-		const struct node *nd = &nodes[i];
+		const struct tl_node *nd = &nodes[i];
 		const char *why = "";
 		bool want_node = node_kept(t, c, m, who, nd, &why), want_xattr, have_xattr;
 		struct stat st;

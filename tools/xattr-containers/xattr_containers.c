@@ -68,16 +68,11 @@
 enum mode { STOCK, SW0, SW1, NR_MODES };
 static const char *const mode_name[] = { "stock", "switch 0", "switch 1" };
 
-struct node {
-	const char *name;
-	mode_t type;
-};
-
-static const struct node nodes[] = {
+static const struct tl_node nodes[] = {
 	{ "file", S_IFREG }, { "dir", S_IFDIR }, { "symlink", S_IFLNK },
 	{ "fifo", S_IFIFO }, { "chr", S_IFCHR }, { "blk", S_IFBLK },
 };
-#define NR_NODES	(sizeof(nodes) / sizeof(nodes[0]))
+#define NR_NODES	TL_NR(nodes)
 
 /*
  * Part 1, expected per node: chown's and chmod's errno through
