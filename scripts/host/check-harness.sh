@@ -578,11 +578,20 @@ bench_targets stock >"$tmp/t-stock-icount.log"
 bench_targets patched >"$tmp/t-patched-icount.log"
 bench_targets stock "30000|31000|33000" >"$tmp/t-stock-wall.log"
 bench_targets patched "31000|32000|35000" >"$tmp/t-patched-wall.log"
-bench_t() { # bench_t COMMITTED [AWK ARGS]: bench.awk on the target logs
-	local committed=$1
+bench_t() { # bench_t COMMITTED [-v AWK-VAR=VALUE...] [REPEATED RUN...]: bench.awk on the target logs
+	local committed=$1 opts=() reps=()
 	shift
-	awk -v stamp=now -v prosefile="$S/bench-prose.txt" -v committed="$committed" "$@" -f "$S/bench.awk" \
-		"$tmp"/t-{stock,patched}-icount.log "$tmp"/t-{stock,patched}-wall.log
+	while [ $# -gt 0 ]; do
+		if [ "$1" = -v ]; then
+			opts+=("$1" "$2")
+			shift 2
+		else
+			reps+=("$1")
+			shift
+		fi
+	done
+	awk -v stamp=now -v prosefile="$S/bench-prose.txt" -v committed="$committed" "${opts[@]}" -f "$S/bench.awk" \
+		"$tmp"/t-{stock,patched}-icount.log "$tmp"/t-{stock,patched}-wall.log "${reps[@]}"
 }
 # has DESCRIPTION RC PATTERN...: the last bench_t exited RC, its output has
 # every line PATTERN (a grep -F -x line)
@@ -605,15 +614,15 @@ has() {
 rc=0
 bench_t "$tmp/none.md" >"$tmp/out" 2>&1 || rc=$?
 has "bench.awk lists the namespaced targets with measured, goal and result" 0 "$rc" \
-	"| 1 | tmpfs list 16 names from depth 1 / stock's raw listing | 1.200 | <= 1.25 | met | a namespace's view against stock's listing of the same stored names |" \
-	"| 1 | tmpfs list 128 names from depth 1 / stock's raw listing | 1.300 | <= 1.25 | MISSED | a namespace's view against stock's listing of the same stored names |" \
-	"| 1 | tmpfs list 16 names from depth 1: probe / its listing | 0.917 | <= 1.00 | met | the size probe costs no more than the listing |" \
-	"| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.375 | <= 1.25 | MISSED | against stock's probe of the same stored names (root) |" \
-	"| 1 | tmpfs list 1024 names by a non-root uid at depth 1 / stock's | 1.000 | <= 1.05 | met | a caller who sees no trusted.* name, on both kernels |" \
-	"| 1 | tmpfs list 128 names as root / stock | 1.000 | <= 1.10 | met | the initial namespace's listing, names as stored |" \
-	"| 1 | tmpfs trusted.* get depth 1 / initial namespace | 1.040 | <= 1.05 | met | a namespace's own trusted.*, switches 1 both |" \
-	"| 1 | tmpfs trusted.* set depth 3 / initial namespace | 1.067 | <= 1.10 | met | a namespace's own trusted.*, switches 1 both |" \
-	"| 0 | tmpfs list 16 names, depth 1 non-root list, switches 0 / stock | 1.0000 | <= 1.005 | met | issue 13: stock at stock cost |"
+	"| 1 | tmpfs list 16 names from depth 1 / stock's raw listing | 1.200 | <= 1.25 | met | a namespace's view against stock's listing of the same stored names | - |" \
+	"| 1 | tmpfs list 128 names from depth 1 / stock's raw listing | 1.300 | <= 1.25 | MISSED | a namespace's view against stock's listing of the same stored names | - |" \
+	"| 1 | tmpfs list 16 names from depth 1: probe / its listing | 0.917 | <= 1.00 | met | the size probe costs no more than the listing | - |" \
+	"| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.375 | <= 1.25 | MISSED | against stock's probe of the same stored names (root) | - |" \
+	"| 1 | tmpfs list 1024 names by a non-root uid at depth 1 / stock's | 1.000 | <= 1.05 | met | a caller who sees no trusted.* name, on both kernels | - |" \
+	"| 1 | tmpfs list 128 names as root / stock | 1.000 | <= 1.10 | met | the initial namespace's listing, names as stored | - |" \
+	"| 1 | tmpfs trusted.* get depth 1 / initial namespace | 1.040 | <= 1.05 | met | a namespace's own trusted.*, switches 1 both | - |" \
+	"| 1 | tmpfs trusted.* set depth 3 / initial namespace | 1.067 | <= 1.10 | met | a namespace's own trusted.*, switches 1 both | - |" \
+	"| 0 | tmpfs list 16 names, depth 1 non-root list, switches 0 / stock | 1.0000 | <= 1.005 | met | issue 13: stock at stock cost | - |"
 has "bench.awk breaks a namespace's listing and get down into stages" 0 "$rc" \
 	"| tmpfs | 16 | 230 | 10000 | 10000 | 8000 | 12000 | 11000 | - | - | +2000 | 125.0 | -1000 | - / - |" \
 	"| tmpfs | 1 | get | 5000 | 5050 | 5200 | +50 | +150 | +100 | +50 | 1.040 |" \
@@ -630,14 +639,49 @@ has "bench.awk renders the tree walk (wall-clock, 2 threads)" 0 "$rc" \
 rc=0
 bench_t "$tmp/committed.md" >"$tmp/out" 2>&1 || rc=$?
 has "bench.awk exits 3 when a target the committed page records as met misses the same goal" 3 "$rc" \
-	"| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.375 | <= 1.25 | MISSED, REGRESSED | against stock's probe of the same stored names (root) |" \
-	"| 1 | tmpfs list 128 names from depth 1 / stock's raw listing | 1.300 | <= 1.25 | MISSED | a namespace's view against stock's listing of the same stored names |" \
+	"| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.375 | <= 1.25 | MISSED, REGRESSED | against stock's probe of the same stored names (root) | - |" \
+	"| 1 | tmpfs list 128 names from depth 1 / stock's raw listing | 1.300 | <= 1.25 | MISSED | a namespace's view against stock's listing of the same stored names | - |" \
 	"- tmpfs list 16 names from depth 1: probe / stock's probe (1.375, goal <= 1.25)"
 sed 's/^| 1 | tmpfs list 16 names from depth 1: probe.*//' "$tmp/committed.md" >"$tmp/committed-ok.md"
 rc=0
 bench_t "$tmp/committed-ok.md" >"$tmp/out" 2>&1 || rc=$?
 has "bench.awk passes when every target the committed page records as met still is" 0 "$rc" \
 	"No target that the committed page records as met misses its goal now."
+# the noise band: more boots of stock under icount give each figure's
+# spread; a miss of a target the committed page records as met within
+# twice its stock figure's spread is no regression, outside it is, and with
+# fewer than three stock runs there is no band
+rep_probe() { # rep_probe FIGURE: stock's run with its 16-name probe at FIGURE
+	sed 's/^\(BENCH|tmpfs|list 16 names, root, second pass|list probe|\)8000|8000|8000|/\1'"$1|$1|$1"'|/' \
+		"$tmp/t-stock-icount.log"
+}
+cp "$tmp/t-stock-icount.log" "$tmp/t-stock-icount-rep2.log"
+rep_probe 8500 >"$tmp/t-stock-icount-rep3.log"
+rc=0
+bench_t "$tmp/committed.md" "$tmp/t-stock-icount-rep2.log" "$tmp/t-stock-icount-rep3.log" >"$tmp/out" 2>&1 || rc=$?
+has "bench.awk: a miss within the noise band of three stock runs is no regression" 0 "$rc" \
+	"| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.375 | <= 1.25 | MISSED, within noise | against stock's probe of the same stored names (root) | 12.50% |"
+rep_probe 8100 >"$tmp/t-stock-icount-rep3.log"
+rc=0
+bench_t "$tmp/committed.md" "$tmp/t-stock-icount-rep2.log" "$tmp/t-stock-icount-rep3.log" >"$tmp/out" 2>&1 || rc=$?
+has "bench.awk: a miss outside the noise band is a regression" 3 "$rc" \
+	"| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.375 | <= 1.25 | MISSED, REGRESSED | against stock's probe of the same stored names (root) | 2.50% |"
+rep_probe 8500 >"$tmp/t-stock-icount-rep3.log"
+rc=0
+bench_t "$tmp/committed.md" "$tmp/t-stock-icount-rep3.log" >"$tmp/out" 2>&1 || rc=$?
+has "bench.awk: two stock runs give no band, every miss regresses" 3 "$rc" \
+	"| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.375 | <= 1.25 | MISSED, REGRESSED | against stock's probe of the same stored names (root) | - |" \
+	"Noise band: none (2 stock run(s), fewer than 3): every miss of a target the committed page records as met is a regression."
+sed 's/MISSED, REGRESSED/MISSED, within noise/' "$tmp/committed.md" >"$tmp/committed-noise.md"
+echo "| 1 | tmpfs list 16 names from depth 1: probe / stock's probe | 1.300 | <= 1.25 | MISSED, within noise | x | 12.50% |" >>"$tmp/committed-noise.md"
+sed -i '/probe \/ stock.s probe | 1.100 | <= 1.25 | met/d' "$tmp/committed-noise.md"
+rc=0
+bench_t "$tmp/committed-noise.md" >"$tmp/out" 2>&1 || rc=$?
+has "bench.awk: a row the committed page has within noise keeps its guard" 3 "$rc" \
+	"- tmpfs list 16 names from depth 1: probe / stock's probe (1.375, goal <= 1.25)"
+cp "$tmp/t-patched-icount.log" "$tmp/t-patched-icount-rep2.log"
+fails "bench.awk refuses a repeated run that is not stock's" \
+	bench_t "$tmp/none.md" "$tmp/t-stock-icount-rep2.log" "$tmp/t-patched-icount-rep2.log"
 # the second pass measured with the trusted switch read back 0
 sed '0,/^BENCH-SWITCHES|1|1$/s//BENCH-SWITCHES|1|0/' "$tmp/t-patched-icount.log" >"$tmp/t-badsw.log"
 fails "bench.awk refuses a figure measured at another setting than its case says" \
