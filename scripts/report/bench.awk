@@ -580,15 +580,17 @@ function walltables(   i, p, k, s, q, skey, t, st, pt) {
 	}
 	prose("walltables-2")
 	print ""
-	print "| (wall) fs, walk, threads | stock median | stock spread | patched median | patched spread | patched / stock |"
-	print "| --- | --- | --- | --- | --- | --- |"
+	print "| (wall) fs, walk, threads | stock min | stock median | stock max | patched min | patched median | patched max | patched / stock (medians) |"
+	print "| --- | --- | --- | --- | --- | --- | --- | --- |"
 	for (i = 1; i <= ntk; i++) {
 		split(tkeys[i], p, SUBSEP)
 		st = wall_ok["stock"] ? tmed["stock", "wall", tkeys[i]] : ""
 		pt = wall_ok["patched"] ? tmed["patched", "wall", tkeys[i]] : ""
-		printf("| (wall) %s, %s, %s | %s | %s | %s | %s | %s |\n", p[1], p[2], p[3],
-		       num(st), st == "" ? "-" : tspread("stock", tkeys[i]),
-		       num(pt), pt == "" ? "-" : tspread("patched", tkeys[i]), rat(pt, st))
+		printf("| (wall) %s, %s, %s | %s | %s | %s | %s | %s | %s | %s |\n", p[1], p[2], p[3],
+		       st == "" ? "-" : tlo["stock", "wall", tkeys[i]], num(st),
+		       st == "" ? "-" : thi["stock", "wall", tkeys[i]],
+		       pt == "" ? "-" : tlo["patched", "wall", tkeys[i]], num(pt),
+		       pt == "" ? "-" : thi["patched", "wall", tkeys[i]], rat(pt, st))
 	}
 	print ""
 	prose("walltables-3")
@@ -611,9 +613,4 @@ function spread(k, key,   m) {
 	m = med[k, "wall", key]
 	if (m == 0) return "-"
 	return sprintf("%d%%", 100 * (hi[k, "wall", key] - lo[k, "wall", key]) / m)
-}
-function tspread(k, key,   m) {
-	m = tmed[k, "wall", key]
-	if (m == 0) return "-"
-	return sprintf("%d%%", 100 * (thi[k, "wall", key] - tlo[k, "wall", key]) / m)
 }
