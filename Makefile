@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts/host
 
-.PHONY: help check check-harness check-debug fuzz-debug run accept-comparison clients archive containers e2e fstests bench vm mutate shell deps kernel initramfs export check-series clean distclean
+.PHONY: help check check-harness check-debug fuzz-debug run accept-comparison clients archive containers e2e fstests bench profile vm mutate shell deps kernel initramfs export check-series clean distclean
 
 help:
 	@echo "The two commands (each installs what it needs, then builds what changed):"
@@ -26,6 +26,7 @@ help:
 	@echo "  make e2e            a nested virtiofs guest relabels a tree through virtiofsd"
 	@echo "  make fstests        fstests' attr and idmapped tests on ext4, xfs, btrfs"
 	@echo "  make bench          the patches' cost in guest instructions (design/performance.md)"
+	@echo "  make profile PROFILE='get 1'  one call's kernel instructions, function by function"
 	@echo "  make deps | kernel | initramfs | export | clean | distclean"
 	@echo "Variables: KERNEL, CMD (make vm), ACCEPT=1 (make run), MUTATIONS (make mutate),"
 	@echo "  XATTRNS_CACHE (~/.cache/xattrns), XATTRNS_ACCEL=tcg|kvm, XATTRNS_TIMEOUT (s),"
@@ -75,6 +76,10 @@ fstests:
 
 bench:
 	@$(S)/bench.sh
+
+# PROFILE: [--guest G] [--fs FS] OP DEPTH [NAMES] (scripts/host/profile.sh)
+profile:
+	@$(S)/profile.sh $(PROFILE)
 
 deps:
 	@$(S)/deps.sh

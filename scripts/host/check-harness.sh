@@ -761,6 +761,23 @@ refused "boot.sh accepts its options, then looks for the kernel" "no patched ker
 	--kernel "$tmp/nokernel" --initrd "$tmp/img" --tests a:b --cpus 2 --tag " t" --append x=1 \
 	--timeout 60 --partial --console "$tmp/c.log" patched check -- -icount shift=0
 
+# ---- make profile's command line (profile.sh) ----
+prof() { XATTRNS_CACHE=$tmp/profcache "$H/profile.sh" "$@"; }
+prof_refused() { # prof_refused DESCRIPTION WORD ARGS...
+	local desc=$1 word=$2 rc=0
+	shift 2
+	prof "$@" >"$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" = 0 ] || ! grep -q -F -- "$word" "$tmp/out"; then
+		result 1 "$desc" "exit status $rc; want non-zero and '$word' in the message"
+	else
+		result 0 "$desc"
+	fi
+}
+prof_refused "profile.sh refuses an unknown operation" "no operation 'read'" read 1
+prof_refused "profile.sh refuses a depth past 8" "DEPTH is 0 to 8" get 9
+prof_refused "profile.sh refuses an unknown guest" "no guest 'debug'" --guest debug get 1
+prof_refused "profile.sh refuses NAMES that is no number" "NAMES is a number" list 1 lots
+
 # ---- the number of cases, pinned (scripts/report/skips.expected) ----
 # a case that went missing, or a new one nobody pinned, fails
 pin=$(awk '$1 == "harness" && $3 == "total" { print $2 }' "$REPO/scripts/report/skips.expected")

@@ -36,6 +36,15 @@
  * `find | xargs -P N getfattr -d` does it:
  *   BENCH-TREE|fs|case|threads|files|min|median|max
  * in wall-clock nanoseconds per file.
+ *
+ *   xattr_bench --loop OP DEPTH NAMES ITER DIR
+ * is make profile's guest: ITER calls of OP (get, set, list, probe) by the
+ * root of a namespace DEPTH levels down (0: root of the initial one) on a
+ * file in DIR, nothing measured: the host counts the kernel's instructions
+ * (tools/kprof). get and set use the caller's trusted.bench (stored under
+ * its chain), list and probe a file of NAMES mixed names. Prints
+ *   LOOP|OP|DEPTH|NAMES|ITER
+ * when done.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -803,12 +812,86 @@ static void add_disk(const char *fstype, const char *env)
 	targets[ntargets++].dir = dir;
 }
 
+/* --loop: what the namespace child runs */
+static struct {
+	void (*fn)(struct op *);
+	struct op o;
+	int iter;
+} loop;
+
+static void loop_run(const char *unused)
+{
+	int i;
+
+	(void)unused;
+	for (i = 0; i < loop.iter; i++)
+		loop.fn(&loop.o);
+}
+
+static int loop_main(int argc, char **argv)
+{
+	static char file[300], name[160], chain_d[128];
+	int depth, names, i;
+
+	if (argc != 7) {
+		fprintf(stderr, "usage: xattr_bench --loop get|set|list|probe DEPTH NAMES ITER DIR\n");
+		return 2;
+	}
+	depth = atoi(argv[3]);
+	names = atoi(argv[4]);
+	loop.iter = atoi(argv[5]);
+	if (depth < 0 || depth > DEPTHS || names < 1 || names > MAXNAMES || loop.iter < 1) {
+		fprintf(stderr, "xattr_bench --loop: DEPTH 0 to %d, NAMES 1 to %d, ITER > 0\n",
+			DEPTHS, MAXNAMES);
+		return 2;
+	}
+	if (!strcmp(argv[2], "get"))
+		loop.fn = op_get;
+	else if (!strcmp(argv[2], "set"))
+		loop.fn = op_set;
+	else if (!strcmp(argv[2], "list"))
+		loop.fn = op_list;
+	else if (!strcmp(argv[2], "probe"))
+		loop.fn = op_probe;
+	else {
+		fprintf(stderr, "xattr_bench --loop: no operation '%s'\n", argv[2]);
+		return 2;
+	}
+	fsname = "loop";
+	snprintf(file, sizeof(file), "%s/loop", argv[6]);
+	make_file(file, S_IFREG);
+	chain_of(chain_d, sizeof(chain_d), depth);
+	if (loop.fn == op_get || loop.fn == op_set) {
+		/* stored as root spells it; the caller spells it trusted.bench */
+		snprintf(name, sizeof(name), "trusted.%sbench", chain_d);
+		if (setxattr(file, name, "value-of-16bytes", 16, 0))
+			die("setxattr");
+		loop.o.name = "trusted.bench";
+	} else {
+		chain_of(chain_d, sizeof(chain_d), 1);
+		for (i = 0; i < names; i++) {
+			name_of(name, sizeof(name), i, chain_d);
+			if (setxattr(file, name, "v", 1, 0))
+				die("setxattr");
+		}
+	}
+	loop.o.file = file;
+	if (depth)
+		in_namespace(depth, loop_run, NULL);
+	else
+		loop_run(NULL);
+	printf("LOOP|%s|%d|%d|%d\n", argv[2], depth, names, loop.iter);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec res;
 	int i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "--loop"))
+		return loop_main(argc, argv);
 	if (argc < 2) {
 		fprintf(stderr, "usage: xattr_bench FSTYPE=DIR...\n");
 		return 2;
