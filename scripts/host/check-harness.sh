@@ -778,6 +778,15 @@ prof_refused "profile.sh refuses a depth past 8" "DEPTH is 0 to 8" get 9
 prof_refused "profile.sh refuses an unknown guest" "no guest 'debug'" --guest debug get 1
 prof_refused "profile.sh refuses NAMES that is no number" "NAMES is a number" list 1 lots
 
+# ---- make check-series' --from (check-series.sh) ----
+rc=0
+XATTRNS_CACHE=$tmp/seriescache "$H/check-series.sh" --from B/9999-no-such.patch >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" != 0 ] && grep -q -F -- "--from B/9999-no-such.patch: patches/series lists no such patch" "$tmp/out"; then
+	result 0 "check-series.sh refuses --from a patch the series does not list"
+else
+	result 1 "check-series.sh refuses --from a patch the series does not list" "exit status $rc"
+fi
+
 # ---- the number of cases, pinned (scripts/report/skips.expected) ----
 # a case that went missing, or a new one nobody pinned, fails
 pin=$(awk '$1 == "harness" && $3 == "total" { print $2 }' "$REPO/scripts/report/skips.expected")
