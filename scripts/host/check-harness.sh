@@ -736,16 +736,18 @@ fi
 # every argument of a boot is an option of boot.sh, checked before anything
 # boots: a wrong one is refused with its usage, not passed on to QEMU
 boot() { XATTRNS_CACHE=$tmp/bootcache "$H/boot.sh" "$@"; }
-refused() { # refused DESCRIPTION WORD ARGS...: fails, naming WORD
-	local desc=$1 word=$2 rc=0
-	shift 2
-	boot "$@" >"$tmp/out" 2>&1 || rc=$?
+# refused_by CMD DESCRIPTION WORD ARGS...: CMD ARGS fails, naming WORD
+refused_by() {
+	local cmd=$1 desc=$2 word=$3 rc=0
+	shift 3
+	"$cmd" "$@" >"$tmp/out" 2>&1 || rc=$?
 	if [ "$rc" = 0 ] || ! grep -q -F -- "$word" "$tmp/out"; then
 		result 1 "$desc" "exit status $rc; want non-zero and '$word' in the message"
 	else
 		result 0 "$desc"
 	fi
 }
+refused() { refused_by boot "$@"; }
 refused "boot.sh refuses an unknown option" "unknown option --skip" --skip x patched check
 refused "boot.sh refuses an unknown guest" "no guest 'patched-on'" patched-on check
 refused "boot.sh refuses --cpus that is no number" "--cpus 'two'" --cpus two patched check
@@ -763,16 +765,7 @@ refused "boot.sh accepts its options, then looks for the kernel" "no patched ker
 
 # ---- make profile's command line (profile.sh) ----
 prof() { XATTRNS_CACHE=$tmp/profcache "$H/profile.sh" "$@"; }
-prof_refused() { # prof_refused DESCRIPTION WORD ARGS...
-	local desc=$1 word=$2 rc=0
-	shift 2
-	prof "$@" >"$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = 0 ] || ! grep -q -F -- "$word" "$tmp/out"; then
-		result 1 "$desc" "exit status $rc; want non-zero and '$word' in the message"
-	else
-		result 0 "$desc"
-	fi
-}
+prof_refused() { refused_by prof "$@"; }
 prof_refused "profile.sh refuses an unknown operation" "no operation 'read'" read 1
 prof_refused "profile.sh refuses a depth past 8" "DEPTH is 0 to 8" get 9
 prof_refused "profile.sh refuses an unknown guest" "no guest 'debug'" --guest debug get 1
